@@ -1,0 +1,100 @@
+// edge-bench: the in-process half of Benchmarks/run.py. It prints JSON Lines that run.py puts
+// side by side with zbarimg and zxing-cpp from the same run.
+//
+//   edge-bench photos DIR [--plain] [--passes A,B]        decode every <name>.<png|jpg> under DIR's folders
+//   edge-bench frame FILE FORMATS [REPS]   time one frame repeatedly with a symbology set
+import EdgeImaging
+import EdgeScanning
+import Foundation
+
+func formats(forFolder folder: String) -> Set<BarcodeFormat> {
+    if folder.hasPrefix("qrcode") { return [.qr] }
+    if folder.hasPrefix("code128") { return [.code128] }
+    if folder.hasPrefix("code39") { return [.code39] }
+    if folder.hasPrefix("ean13") { return [.ean13] }
+    return Set(BarcodeFormat.allCases)
+}
+
+func json(_ object: [String: Any]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// Median wall time of `body` in milliseconds over at least 3 and at most 15 runs (or ~300 ms).
+func medianMillis(_ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    let start = clock.now
+    while samples.count < 15 && (samples.count < 3 || clock.now - start < .milliseconds(300)) {
+        let t0 = clock.now
+        try body()
+        let d = clock.now - t0
+        samples.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func photos(_ root: String, plain: Bool, passes: [ScanPass]?) throws {
+    let fm = FileManager.default
+    for folder in try fm.contentsOfDirectory(atPath: root).sorted() {
+        let dir = root + "/" + folder
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { continue }
+        let fmts = formats(forFolder: folder)
+        var options = plain ? ReaderOptions.plainOnly(formats: fmts) : ReaderOptions(formats: fmts)
+        if let passes { options.passes = passes }
+        let reader = try BarcodeReader(options: options)
+        for name in try fm.contentsOfDirectory(atPath: dir).sorted() where name.hasSuffix(".png") || name.hasSuffix(".jpg") {
+            let path = dir + "/" + name
+            do {
+                let image = try ImageLoader.load(path: path)
+                var results: [ScanResult] = []
+                let ms = try medianMillis { results = try reader.read(image) }
+                print(json(["file": folder + "/" + name, "texts": results.map(\.text),
+                            "passes": results.map { $0.pass.description }, "quality": results.map(\.quality), "ms": ms]))
+            } catch {
+                print(json(["file": folder + "/" + name, "error": "\(error)"]))
+            }
+        }
+    }
+}
+
+func frame(_ path: String, _ list: String, reps: Int) throws {
+    let image = try ImageLoader.load(path: path)
+    let reader = try BarcodeReader(options: ReaderOptions(formats: BarcodeFormat.parseList(list)))
+    _ = try reader.read(image)  // warm-up
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    var found = 0
+    for _ in 0..<reps {
+        let t0 = clock.now
+        let r = try reader.read(image)
+        let d = clock.now - t0
+        found = r.count
+        samples.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    print(json(["frame": path, "formats": list, "median_ms": samples[samples.count / 2],
+                "p90_ms": samples[samples.count * 9 / 10], "codes": found]))
+}
+
+let args = CommandLine.arguments
+do {
+    switch args.count > 1 ? args[1] : "" {
+    case "photos" where args.count >= 3:
+        var passes: [ScanPass]? = nil
+        if let i = args.firstIndex(of: "--passes"), i + 1 < args.count {
+            passes = try args[i + 1].split(separator: ",").map { try ScanPass(parsing: String($0)) }
+        }
+        try photos(args[2], plain: args.contains("--plain"), passes: passes)
+    case "frame" where args.count >= 4:
+        try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
+    default:
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS]\n".utf8))
+        exit(64)
+    }
+} catch {
+    FileHandle.standardError.write(Data("edge-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Decision: module names carry an `Edge` prefix so they never collide with system or package
+// module names (there is a `Scanning`/`Imaging` in more than one ecosystem).
+let package = Package(
+    name: "edge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "edge", targets: ["edge"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, one folder each: module map + shim.h.
+        .systemLibrary(name: "CZbar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Library modules by capability.
+        .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
+        .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeImaging"]),
+        .target(name: "EdgePayloads"),
+
+        // The one executable.
+        .executableTarget(name: "edge", dependencies: [
+            "EdgeImaging", "EdgeScanning", "EdgePayloads",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
+        .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning"], path: "Benchmarks/edge-bench"),
+
+        .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
+        .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

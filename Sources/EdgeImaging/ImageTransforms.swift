@@ -1,0 +1,120 @@
+// Point and neighbourhood operations the scan passes use (SCN-4). All take a view and return a
+// new tightly packed image; none keeps a reference to the input.
+
+extension ImageView {
+    /// Light-on-dark becomes dark-on-light (inverted QR codes; zbar reads dark modules only).
+    public func inverted() -> GrayImage {
+        map { 255 &- $0 }
+    }
+
+    /// Linear stretch so the 1st..99th percentile spans 0...255: low-contrast labels (faded
+    /// thermal prints, glare) get edges zbar's edge detector can see. Returns nil when the image
+    /// is already full-range (the pass would be a repeat of the plain one).
+    public func contrastStretched(lowFraction: Double = 0.01, highFraction: Double = 0.99) -> GrayImage? {
+        var histogram = [Int](repeating: 0, count: 256)
+        forEachRow { row in for v in row { histogram[Int(v)] += 1 } }
+        let total = width * height
+        guard total > 0 else { return nil }
+        let lowTarget = Int(Double(total) * lowFraction)
+        let highTarget = Int(Double(total) * highFraction)
+        var cumulative = 0
+        var low = 0, high = 255
+        var foundLow = false
+        for level in 0..<256 {
+            cumulative += histogram[level]
+            if !foundLow && cumulative > lowTarget { low = level; foundLow = true }
+            if cumulative >= highTarget { high = level; break }
+        }
+        // Already spans nearly the whole range, or is flat: stretching adds nothing.
+        if high - low >= 230 || high <= low { return nil }
+        var table = [UInt8](repeating: 0, count: 256)
+        let span = Double(high - low)
+        for level in 0..<256 {
+            let v = (Double(level - low) / span * 255).rounded()
+            table[level] = UInt8(max(0, min(255, v)))
+        }
+        return table.withUnsafeBufferPointer { t in map { t[Int($0)] } }
+    }
+
+    /// Adaptive threshold against the local mean over a square window (integral image): evens
+    /// out shadows and uneven lighting across a photographed label. Output is 0 or 255.
+    public func binarized(window: Int? = nil, offset: Int = 8) -> GrayImage {
+        let w = width, h = height
+        var out = GrayImage(width: w, height: h, fill: 255)
+        guard w > 0, h > 0 else { return out }
+        let radius = max(4, (window ?? max(w, h) / 16) / 2)
+        // Integral image with a zero first row/column, as UInt32 (64 MP * 255 fits in UInt64, not
+        // UInt32, so use UInt64 for safety on large frames).
+        let iw = w + 1
+        var integral = [UInt64](repeating: 0, count: iw * (h + 1))
+        integral.withUnsafeMutableBufferPointer { ii in
+            for y in 0..<h {
+                var rowSum: UInt64 = 0
+                let src = y * rowStride
+                for x in 0..<w {
+                    rowSum += UInt64(pixels[src + x])
+                    ii[(y + 1) * iw + x + 1] = ii[y * iw + x + 1] + rowSum
+                }
+            }
+        }
+        integral.withUnsafeBufferPointer { ii in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let y0 = max(0, y - radius), y1 = min(h, y + radius + 1)
+                    for x in 0..<w {
+                        let x0 = max(0, x - radius), x1 = min(w, x + radius + 1)
+                        let sum = ii[y1 * iw + x1] &+ ii[y0 * iw + x0] &- ii[y0 * iw + x1] &- ii[y1 * iw + x0]
+                        let count = UInt64((y1 - y0) * (x1 - x0))
+                        let v = Int(pixels[y * rowStride + x])
+                        let mean = Int(sum / count)
+                        dst[y * w + x] = v < mean - offset ? 0 : 255
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// 3x3 box blur: suppresses sensor noise and halftone dots that break zbar's edge detector.
+    public func blurred() -> GrayImage {
+        let w = width, h = height
+        var out = GrayImage(width: w, height: h)
+        guard w > 2, h > 2 else { return copy() }
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let ym = max(0, y - 1), yp = min(h - 1, y + 1)
+                for x in 0..<w {
+                    let xm = max(0, x - 1), xp = min(w - 1, x + 1)
+                    var s = 0
+                    for yy in [ym, y, yp] {
+                        let r = yy * rowStride
+                        s += Int(pixels[r + xm]) + Int(pixels[r + x]) + Int(pixels[r + xp])
+                    }
+                    dst[y * w + x] = UInt8(s / 9)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Applies `transform` to every pixel.
+    @inlinable
+    public func map(_ transform: (UInt8) -> UInt8) -> GrayImage {
+        var out = GrayImage(width: width, height: height)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                let src = y * rowStride, d = y * width
+                for x in 0..<width { dst[d + x] = transform(pixels[src + x]) }
+            }
+        }
+        return out
+    }
+
+    /// Calls `body` with each row's visible pixels.
+    @inlinable
+    public func forEachRow(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        for y in 0..<height {
+            body(UnsafeBufferPointer(rebasing: pixels[(y * rowStride)..<(y * rowStride + width)]))
+        }
+    }
+}

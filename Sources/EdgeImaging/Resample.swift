@@ -1,0 +1,71 @@
+// Scaling for the scan passes (SCN-4): huge photos are shrunk (zbar's cost grows with pixels and
+// large modules blur into its scan lines), tiny codes are enlarged (zbar needs a few pixels per
+// module to find QR finder patterns).
+
+extension ImageView {
+    /// Box-filter shrink by an integer factor (each output pixel is the mean of factor x factor).
+    public func downscaled(by factor: Int) -> GrayImage {
+        precondition(factor >= 1, "factor must be positive")
+        let w = width / factor, h = height / factor
+        var out = GrayImage(width: w, height: h)
+        guard w > 0, h > 0 else { return out }
+        let area = factor * factor
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            var sums = [Int](repeating: 0, count: w)
+            for oy in 0..<h {
+                for i in 0..<w { sums[i] = 0 }
+                for dy in 0..<factor {
+                    let row = (oy * factor + dy) * rowStride
+                    for ox in 0..<w {
+                        var s = 0
+                        let base = row + ox * factor
+                        for dx in 0..<factor { s += Int(pixels[base + dx]) }
+                        sums[ox] += s
+                    }
+                }
+                for ox in 0..<w { dst[oy * w + ox] = UInt8(sums[ox] / area) }
+            }
+        }
+        return out
+    }
+
+    /// Bilinear enlargement by an integer factor.
+    public func upscaled(by factor: Int) -> GrayImage {
+        precondition(factor >= 1, "factor must be positive")
+        let w = width * factor, h = height * factor
+        var out = GrayImage(width: w, height: h)
+        guard width > 0, height > 0 else { return out }
+        let f = Double(factor)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let sy = max(0, (Double(y) + 0.5) / f - 0.5)
+                let y0 = min(Int(sy), height - 1), y1 = min(y0 + 1, height - 1)
+                let wy = sy - Double(y0)
+                for x in 0..<w {
+                    let sx = max(0, (Double(x) + 0.5) / f - 0.5)
+                    let x0 = min(Int(sx), width - 1), x1 = min(x0 + 1, width - 1)
+                    let wx = sx - Double(x0)
+                    let p00 = Double(pixels[y0 * rowStride + x0]), p01 = Double(pixels[y0 * rowStride + x1])
+                    let p10 = Double(pixels[y1 * rowStride + x0]), p11 = Double(pixels[y1 * rowStride + x1])
+                    let top = p00 + (p01 - p00) * wx, bottom = p10 + (p11 - p10) * wx
+                    dst[y * w + x] = UInt8(max(0, min(255, (top + (bottom - top) * wy).rounded())))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Crops a rectangle (clamped to the image).
+    public func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayImage {
+        let x0 = max(0, min(width, x)), y0 = max(0, min(height, y))
+        let x1 = max(x0, min(width, x + cw)), y1 = max(y0, min(height, y + ch))
+        let w = x1 - x0, h = y1 - y0
+        var out = GrayImage(width: w, height: h)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for yy in 0..<h {
+                for xx in 0..<w { dst[yy * w + xx] = pixels[(y0 + yy) * rowStride + x0 + xx] }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Geometry of a rotation done by `ImageView.rotated(degrees:)`: the output canvas is enlarged
+/// so nothing is cut off, and both images share their centre.
+public struct RotationGeometry: Sendable, Equatable {
+    public let degrees: Double
+    public let sourceWidth: Int, sourceHeight: Int
+    public let width: Int, height: Int
+
+    /// Maps a point of the rotated image back to the source image.
+    public func sourcePoint(x: Double, y: Double) -> (x: Double, y: Double) {
+        let r = degrees * .pi / 180
+        let c = cos(r), s = sin(r)
+        let dx = x - Double(width) / 2, dy = y - Double(height) / 2
+        return (c * dx - s * dy + Double(sourceWidth) / 2, s * dx + c * dy + Double(sourceHeight) / 2)
+    }
+}
+
+extension ImageView {
+    /// Rotates by `degrees` (bilinear, white fill). zbar's linear scanners read 1D codes only near
+    /// horizontal or vertical, so a code at 45 degrees needs its image turned (SCN-4).
+    public func rotated(degrees: Double) -> (image: GrayImage, geometry: RotationGeometry) {
+        let r = degrees * .pi / 180
+        let c = cos(r), s = sin(r)
+        let w = Int((abs(Double(width) * c) + abs(Double(height) * s)).rounded(.up))
+        let h = Int((abs(Double(width) * s) + abs(Double(height) * c)).rounded(.up))
+        let geometry = RotationGeometry(degrees: degrees, sourceWidth: width, sourceHeight: height, width: w, height: h)
+        var out = GrayImage(width: w, height: h)
+        guard width > 1, height > 1 else { return (out, geometry) }
+        let cxOut = Double(w) / 2, cyOut = Double(h) / 2
+        let cxIn = Double(width) / 2, cyIn = Double(height) / 2
+        let maxX = Double(width - 1), maxY = Double(height - 1)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let dy = Double(y) + 0.5 - cyOut
+                // Source position for x = 0, then step by (c, s) per output pixel.
+                var sx = c * (0.5 - cxOut) - s * dy + cxIn - 0.5
+                var sy = s * (0.5 - cxOut) + c * dy + cyIn - 0.5
+                for x in 0..<w {
+                    if sx >= 0 && sy >= 0 && sx < maxX && sy < maxY {
+                        let x0 = Int(sx), y0 = Int(sy)
+                        let fx = sx - Double(x0), fy = sy - Double(y0)
+                        let i = y0 * rowStride + x0
+                        let p00 = Double(pixels[i]), p01 = Double(pixels[i + 1])
+                        let p10 = Double(pixels[i + rowStride]), p11 = Double(pixels[i + rowStride + 1])
+                        let top = p00 + (p01 - p00) * fx, bottom = p10 + (p11 - p10) * fx
+                        dst[y * w + x] = UInt8(top + (bottom - top) * fy + 0.5)
+                    }
+                    sx += c
+                    sy += s
+                }
+            }
+        }
+        return (out, geometry)
+    }
+}

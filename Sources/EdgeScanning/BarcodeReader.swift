@@ -1,0 +1,173 @@
+import CZbar
+import EdgeImaging
+
+/// The scan pipeline: zbar plus the passes around it that earn what zbar alone misses (SCN-4).
+///
+/// Passes run cheapest first and the reader stops after the first pass that yields a valid code,
+/// or when the pass count or time budget is spent. Not thread-safe (it owns a zbar scanner):
+/// use one reader per task or thread.
+public final class BarcodeReader {
+    public let options: ReaderOptions
+    private let zbar: ZbarScanner
+
+    public init(options: ReaderOptions = ReaderOptions()) throws(ScanError) {
+        guard !options.formats.isEmpty else {
+            throw ScanError(.unknownSymbology, "no symbology enabled")
+        }
+        self.options = options
+        self.zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns)
+    }
+
+    /// Reads every code the first successful pass finds in `view`.
+    public func read(_ view: ImageView) throws(ScanError) -> [ScanResult] {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats)
+        var owned: GrayImage? = nil
+        for (index, pass) in passes.enumerated() {
+            if index >= options.maxPasses { break }
+            if index > 0 && clock.now - start > options.timeBudget { break }
+            let symbols: [ZbarSymbol]
+            let map: PointMap
+            if pass.steps.isEmpty {
+                symbols = try zbar.scan(view)
+                map = .identity
+            } else {
+                // Transforms need an owned, packed copy; make it once for all passes.
+                if owned == nil { owned = view.copy() }
+                guard let source = owned, let (image, m) = pass.apply(to: source) else { continue }
+                symbols = try zbar.scan(image)
+                map = m
+            }
+            // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development
+            // photos both turned blurred EAN-13s into other valid EAN-13s. Their QR reads are
+            // safe (Reed-Solomon checked); their 1D reads are dropped.
+            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .sharpen })
+            let results = Self.resolveConflicts(symbols.compactMap { result(from: $0, pass: pass, map: map) }
+                .filter { trustLinear || !$0.format.isLinear })
+            if !results.isEmpty { return results }
+        }
+        return []
+    }
+
+    public func read(_ image: GrayImage) throws(ScanError) -> [ScanResult] {
+        try image.withView { (view) throws(ScanError) in try read(view) }
+    }
+
+    /// The default pass plan for an image of this size and these formats, cheapest first.
+    ///
+    /// Decisions, from measurements on the development photographs (Benchmarks/):
+    /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
+    ///   noise at full resolution breaks its edge detector), then at full size;
+    /// - inversion comes early because it costs one pass and light-on-dark QR codes are common;
+    /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
+    /// - tiny images are enlarged (zbar needs several pixels per QR module).
+    public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>) -> [ScanPass] {
+        let longSide = max(width, height)
+        let hasQR = formats.contains(.qr)
+        let hasLinear = formats.contains(where: \.isLinear)
+        var passes: [ScanPass] = []
+        // Shrink factor that brings the long side to about 1600 px.
+        let shrink = max(1, Int((Double(longSide) / 1600).rounded(.up)))
+        if shrink > 1 { passes.append(ScanPass([.downscale(shrink)])) }
+        passes.append(.plain)
+        if hasQR { passes.append(ScanPass([.invert])) }
+        passes.append(ScanPass([.pad(10)]))
+        passes.append(ScanPass([.sharpen]))
+        passes.append(ScanPass([.blur]))
+        passes.append(ScanPass([.binarize]))
+        passes.append(ScanPass([.blur, .binarize]))
+        if shrink == 1 && longSide >= 400 { passes.append(ScanPass([.downscale(2)])) }
+        if longSide <= 1000 {
+            passes.append(ScanPass([.upscale(2), .pad(10)]))
+            passes.append(ScanPass([.upscale(2), .binarize]))
+            if hasQR { passes.append(ScanPass([.invert, .upscale(2)])) }
+        }
+        if longSide <= 500 { passes.append(ScanPass([.upscale(3), .pad(10)])) }
+        if hasQR { passes.append(ScanPass([.erode])) }
+        if hasLinear {
+            let pre: [ScanPass.Step] = longSide > 1200 ? [.downscale(max(2, shrink))] : []
+            for angle in [45, 30, 60, 15, 75] {
+                passes.append(ScanPass(pre + [.rotate(angle)]))
+            }
+        }
+        return passes
+    }
+
+    /// Keeps one result per physical 1D code. zbar can decode the same blurred EAN two ways on
+    /// different scan lines (both with valid check digits); the reading more lines agreed on wins.
+    static func resolveConflicts(_ results: [ScanResult]) -> [ScanResult] {
+        var kept: [ScanResult] = []
+        for r in results.sorted(by: { $0.quality > $1.quality }) {
+            if r.format.isLinear, kept.contains(where: { $0.format == r.format && $0.text != r.text && overlaps($0.points, r.points) }) {
+                continue
+            }
+            kept.append(r)
+        }
+        // Report in zbar's order (top-to-bottom scan order), not by quality.
+        return results.filter { r in kept.contains(r) }
+    }
+
+    private static func overlaps(_ a: [ScanPoint], _ b: [ScanPoint]) -> Bool {
+        guard let ax0 = a.map(\.x).min(), let ax1 = a.map(\.x).max(), let ay0 = a.map(\.y).min(), let ay1 = a.map(\.y).max(),
+              let bx0 = b.map(\.x).min(), let bx1 = b.map(\.x).max(), let by0 = b.map(\.y).min(), let by1 = b.map(\.y).max()
+        else { return false }
+        // 1D scan points are lines: give them some height so parallel scan lines meet.
+        let slack = 8
+        return ax0 - slack <= bx1 && bx0 - slack <= ax1 && ay0 - slack <= by1 && by0 - slack <= ay1
+    }
+
+    /// Validates and converts one zbar symbol; nil when it fails a check (SCN-5).
+    private func result(from symbol: ZbarSymbol, pass: ScanPass, map: PointMap) -> ScanResult? {
+        guard let format = BarcodeFormat(zbarType: symbol.type), options.formats.contains(format) else { return nil }
+        var bytes = symbol.data
+        let text: String
+        let encoding: String
+        switch format {
+        case .qr:
+            let decoded = QRTextDecoder.decode(bytes)
+            text = decoded.text
+            encoding = decoded.encoding
+        case .ean13:
+            // zbar checks the EAN check digit already; checking again costs nothing and guards
+            // against a misread sneaking through a transformed pass.
+            guard CheckDigits.isValidEAN13(bytes) else { return nil }
+            text = String(decoding: bytes, as: UTF8.self)
+            encoding = "ascii"
+        case .code39:
+            if options.code39CheckDigit == .required {
+                guard bytes.count >= 2, let last = bytes.last, CheckDigits.code39Mod43(bytes.dropLast()) == last else { return nil }
+                bytes.removeLast()
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+            encoding = "ascii"
+        case .code128:
+            // Code 128's mod-103 check symbol is mandatory and verified inside zbar's decoder,
+            // which does not hand the codewords out.
+            if let utf8 = String(validating: bytes, as: UTF8.self) {
+                text = utf8
+                encoding = "ascii"
+            } else {
+                text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+                encoding = "iso-8859-1"
+            }
+        }
+        let points = symbol.points.map { map($0.x, $0.y) }
+        return ScanResult(format: format, text: text, bytes: bytes, encoding: encoding, points: points,
+                          orientation: Self.orientation(symbol.orientation, pass: pass), quality: symbol.quality,
+                          pass: pass, addOn: symbol.addOn.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// zbar's orientation is relative to the pass image; a rotation pass turned the image, so the
+    /// orientation is reported as unknown there rather than wrong.
+    private static func orientation(_ o: zbar_orientation_t, pass: ScanPass) -> SymbolOrientation {
+        if pass.steps.contains(where: { if case .rotate = $0 { return true } else { return false } }) { return .unknown }
+        switch o.rawValue {
+        case 0: return .up
+        case 1: return .right
+        case 2: return .down
+        case 3: return .left
+        default: return .unknown
+        }
+    }
+}

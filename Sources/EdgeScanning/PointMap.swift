@@ -1,0 +1,35 @@
+import EdgeImaging
+
+/// Maps a point found in a pass's transformed image back to the caller's image coordinates.
+struct PointMap: Sendable {
+    enum Piece: Sendable {
+        /// Multiply by this factor (a downscale by 2 maps back with 2).
+        case scale(Double)
+        case rotation(RotationGeometry)
+        /// Add this to both coordinates (a pad of m maps back with -m).
+        case offset(Int)
+    }
+
+    /// Applied last-first: the innermost transform is undone first.
+    private var pieces: [Piece]
+
+    static let identity = PointMap(pieces: [])
+
+    /// This map, extended by a later transform whose inverse is `piece`.
+    func after(_ piece: Piece) -> PointMap { PointMap(pieces: pieces + [piece]) }
+
+    func callAsFunction(_ x: Int, _ y: Int) -> ScanPoint {
+        var px = Double(x), py = Double(y)
+        for piece in pieces.reversed() {
+            switch piece {
+            case .scale(let f):
+                px *= f; py *= f
+            case .offset(let d):
+                px += Double(d); py += Double(d)
+            case .rotation(let g):
+                (px, py) = g.sourcePoint(x: px, y: py)
+            }
+        }
+        return ScanPoint(x: Int(px.rounded()), y: Int(py.rounded()))
+    }
+}

@@ -1,0 +1,40 @@
+/// Everything that steers one read (zxing-cpp's ReaderOptions shape): which formats, which passes,
+/// and how much effort.
+public struct ReaderOptions: Sendable, Equatable {
+    public enum CheckDigitPolicy: String, Sendable, Equatable {
+        /// Code 39's mod-43 check character is optional in the symbology; most labels have none.
+        case optional
+        /// The last character must be a valid mod-43 check character; it is verified and stripped.
+        case required
+    }
+
+    public var formats: Set<BarcodeFormat>
+    /// Report EAN-2/EAN-5 add-ons with their EAN-13 (SCN-3). Off by default: zbar then waits for an
+    /// add-on that most products do not have, and reads EAN-13 alone less often.
+    public var eanAddOns: Bool
+    public var code39CheckDigit: CheckDigitPolicy
+    /// Explicit pass list; nil means the reader plans passes from the image size and formats.
+    public var passes: [ScanPass]?
+    /// At most this many passes per image.
+    public var maxPasses: Int
+    /// Stop starting new passes once this much time has gone (the running pass finishes).
+    /// Decision: 1 s for still images, where a person waits for an answer; camera loops set
+    /// their own, shorter budget so frames do not pile up.
+    public var timeBudget: Duration
+
+    public init(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases), eanAddOns: Bool = false,
+                code39CheckDigit: CheckDigitPolicy = .optional, passes: [ScanPass]? = nil,
+                maxPasses: Int = 64, timeBudget: Duration = .seconds(1)) {
+        self.formats = formats
+        self.eanAddOns = eanAddOns
+        self.code39CheckDigit = code39CheckDigit
+        self.passes = passes
+        self.maxPasses = maxPasses
+        self.timeBudget = timeBudget
+    }
+
+    /// A single plain zbar pass: what zbar alone reads (for comparisons and the fastest loops).
+    public static func plainOnly(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
+        ReaderOptions(formats: formats, passes: [.plain], maxPasses: 1)
+    }
+}

@@ -1,0 +1,120 @@
+import EdgeImaging
+
+/// One attempt at an image: a chain of image steps followed by a zbar scan (SCN-4). Its name,
+/// e.g. `plain`, `invert`, `downscale-2+rotate-30`, is reported with every code it finds.
+public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
+    public enum Step: Sendable, Hashable, CustomStringConvertible {
+        case downscale(Int)
+        case upscale(Int)
+        case invert
+        case stretch
+        case blur
+        case binarize
+        case rotate(Int)
+        /// White margin, in percent of the longer side (at least 8 px).
+        case pad(Int)
+        case erode
+        case sharpen
+
+        public var description: String {
+            switch self {
+            case .downscale(let f): return "downscale-\(f)"
+            case .upscale(let f): return "upscale-\(f)"
+            case .invert: return "invert"
+            case .stretch: return "stretch"
+            case .blur: return "blur"
+            case .binarize: return "binarize"
+            case .rotate(let d): return "rotate-\(d)"
+            case .pad(let p): return "pad-\(p)"
+            case .erode: return "erode"
+            case .sharpen: return "sharpen"
+            }
+        }
+    }
+
+    public let steps: [Step]
+
+    public init(_ steps: [Step]) { self.steps = steps }
+
+    public static let plain = ScanPass([])
+
+    public var description: String { steps.isEmpty ? "plain" : steps.map(\.description).joined(separator: "+") }
+
+    /// Applies the steps; returns nil when a step has nothing to add (e.g. stretching a full-range
+    /// image), so the pass is skipped rather than repeating an earlier one.
+    func apply(to image: GrayImage) -> (image: GrayImage, map: PointMap)? {
+        var current = image
+        var map = PointMap.identity
+        for step in steps {
+            let next: GrayImage
+            switch step {
+            case .downscale(let f):
+                guard current.width / f >= 16, current.height / f >= 16 else { return nil }
+                next = current.withView { $0.downscaled(by: f) }
+                map = map.after(.scale(Double(f)))
+            case .upscale(let f):
+                next = current.withView { $0.upscaled(by: f) }
+                map = map.after(.scale(1 / Double(f)))
+            case .invert:
+                next = current.withView { $0.inverted() }
+            case .stretch:
+                guard let s = current.withView({ $0.contrastStretched() }) else { return nil }
+                next = s
+            case .blur:
+                next = current.withView { $0.blurred() }
+            case .binarize:
+                next = current.withView { $0.binarized() }
+            case .pad(let percent):
+                let margin = max(8, max(current.width, current.height) * percent / 100)
+                next = current.withView { $0.padded(by: margin) }
+                map = map.after(.offset(-margin))
+            case .erode:
+                next = current.withView { $0.eroded() }
+            case .sharpen:
+                next = current.withView { $0.sharpened() }
+            case .rotate(let d):
+                let (rotated, geometry) = current.withView { $0.rotated(degrees: Double(d)) }
+                next = rotated
+                map = map.after(.rotation(geometry))
+            }
+            current = next
+        }
+        return (current, map)
+    }
+}
+
+extension ScanPass {
+    /// Parses a pass name as printed (`plain`, `invert+upscale-2`, `rotate-30`), so operators and
+    /// benchmarks can give an explicit pass list.
+    public init(parsing name: String) throws(ScanError) {
+        if name == "plain" { self = .plain; return }
+        var steps: [Step] = []
+        for part in name.split(separator: "+", omittingEmptySubsequences: false) {
+            let pieces = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            let word = pieces.first.map(String.init) ?? ""
+            let number = pieces.count > 1 ? Int(pieces[1]) : nil
+            let step: Step?
+            switch (word, number) {
+            case ("downscale", let n?) where (2...16).contains(n): step = .downscale(n)
+            case ("upscale", let n?) where (2...4).contains(n): step = .upscale(n)
+            case ("rotate", let n?) where (-179...179).contains(n): step = .rotate(n)
+            case ("pad", let n?) where (0...50).contains(n): step = .pad(n)
+            case ("invert", nil): step = .invert
+            case ("stretch", nil): step = .stretch
+            case ("blur", nil): step = .blur
+            case ("binarize", nil): step = .binarize
+            case ("erode", nil): step = .erode
+            case ("sharpen", nil): step = .sharpen
+            default: step = nil
+            }
+            guard let step else {
+                throw ScanError(.unknownPass, "unknown scan pass '\(name)'", context: ["pass": name])
+            }
+            steps.append(step)
+        }
+        guard !steps.isEmpty else {
+            throw ScanError(.unknownPass, "empty scan pass name", context: ["pass": name])
+        }
+        self.init(steps)
+    }
+}

@@ -1,0 +1,113 @@
+import CZbar
+import EdgeImaging
+
+/// One symbol as zbar returned it, before edge decodes text or maps points back.
+struct ZbarSymbol {
+    var type: zbar_symbol_type_t
+    var data: [UInt8]
+    var points: [(x: Int, y: Int)]
+    var orientation: zbar_orientation_t
+    var quality: Int
+    var addOn: [UInt8]?
+}
+
+/// The one seam over zbar's image scanner (`zbar_image_scanner_*`, `zbar_image_*`, `zbar_symbol_*`).
+///
+/// Not thread-safe, like the zbar object it owns: create one per task or thread.
+final class ZbarScanner {
+    private let scanner: OpaquePointer
+    private let fourccY800: UInt
+
+    /// `zbar_image_scanner_create` + `zbar_image_scanner_set_config`: everything off, then only
+    /// the requested symbologies on (SCN-3: fewer symbologies must be faster).
+    init(formats: Set<BarcodeFormat>, addOns: Bool, density: Int32 = 1) throws(ScanError) {
+        guard let s = zbar_image_scanner_create() else {
+            throw ScanError(.zbarFailure, "zbar could not create an image scanner (out of memory)")
+        }
+        scanner = s
+        fourccY800 = UInt(edge_zbar_fourcc_y800())
+        // ZBAR_NONE as the symbology addresses all of them.
+        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        for format in formats {
+            for type in format.zbarTypes {
+                _ = zbar_image_scanner_set_config(s, type, ZBAR_CFG_ENABLE, 1)
+            }
+        }
+        if formats.contains(.qr) {
+            // Binary mode: zbar hands over the payload bytes and edge decodes the text itself;
+            // zbar's own charset guess turns UTF-8 into Shift_JIS/Big5 mojibake (SCN-4).
+            _ = zbar_image_scanner_set_config(s, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        }
+        if formats.contains(.ean13) && addOns {
+            _ = zbar_image_scanner_set_config(s, ZBAR_EAN2, ZBAR_CFG_ENABLE, 1)
+            _ = zbar_image_scanner_set_config(s, ZBAR_EAN5, ZBAR_CFG_ENABLE, 1)
+        }
+        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+    }
+
+    deinit { zbar_image_scanner_destroy(scanner) }
+
+    /// `zbar_scan_image` over 8-bit gray pixels (fourcc Y800). zbar's Y800 has no row stride, so
+    /// a view with padded rows is packed first; packed views (our own images, most camera
+    /// buffers) are scanned in place without a copy.
+    func scan(_ view: ImageView) throws(ScanError) -> [ZbarSymbol] {
+        guard view.width > 0, view.height > 0 else { return [] }
+        if view.rowStride != view.width {
+            return try scan(view.copy())
+        }
+        guard let zimg = zbar_image_create() else {
+            throw ScanError(.zbarFailure, "zbar could not create an image (out of memory)")
+        }
+        defer { zbar_image_destroy(zimg) }
+        zbar_image_set_format(zimg, fourccY800)
+        zbar_image_set_size(zimg, UInt32(view.width), UInt32(view.height))
+        // No cleanup handler: the memory belongs to the caller and outlives the zbar image.
+        zbar_image_set_data(zimg, view.pixels.baseAddress, UInt(view.width * view.height), nil)
+        let n = zbar_scan_image(scanner, zimg)
+        if n < 0 {
+            throw ScanError(.zbarFailure, "zbar failed to scan the image", context: ["width": "\(view.width)", "height": "\(view.height)"])
+        }
+        var symbols: [ZbarSymbol] = []
+        var sym = zbar_image_first_symbol(zimg)
+        while let s = sym {
+            symbols.append(Self.symbol(s))
+            sym = zbar_symbol_next(s)
+        }
+        return symbols
+    }
+
+    func scan(_ image: GrayImage) throws(ScanError) -> [ZbarSymbol] {
+        try image.withView { (view) throws(ScanError) in try scan(view) }
+    }
+
+    private static func symbol(_ s: OpaquePointer) -> ZbarSymbol {
+        let type = zbar_symbol_get_type(s)
+        var data = bytes(of: s)
+        var addOn: [UInt8]? = nil
+        if type == ZBAR_COMPOSITE {
+            // A composite is the EAN-13 plus its EAN-2/5 add-on as components.
+            var comp = zbar_symbol_first_component(s)
+            var main: [UInt8]? = nil
+            while let c = comp {
+                let ct = zbar_symbol_get_type(c)
+                if ct == ZBAR_EAN2 || ct == ZBAR_EAN5 { addOn = bytes(of: c) } else { main = bytes(of: c) }
+                comp = zbar_symbol_next(c)
+            }
+            if let main { data = main }
+        }
+        var points: [(x: Int, y: Int)] = []
+        let count = zbar_symbol_get_loc_size(s)
+        for i in 0..<count {
+            points.append((Int(zbar_symbol_get_loc_x(s, i)), Int(zbar_symbol_get_loc_y(s, i))))
+        }
+        return ZbarSymbol(type: type, data: data, points: points, orientation: zbar_symbol_get_orientation(s),
+                          quality: Int(zbar_symbol_get_quality(s)), addOn: addOn)
+    }
+
+    private static func bytes(of s: OpaquePointer) -> [UInt8] {
+        let length = Int(zbar_symbol_get_data_length(s))
+        guard length > 0, let p = zbar_symbol_get_data(s) else { return [] }
+        return p.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+}

@@ -1,0 +1,25 @@
+import EdgePayloads
+import EdgeScanning
+
+extension PayloadClassifier {
+    /// Classifies a decoded code (SCN-6). QR payloads that were not valid UTF-8 are classified
+    /// from their raw bytes, so a hostile byte string cannot pose as clean text.
+    func classify(_ result: ScanResult) -> Classification {
+        let symbology = Symbology(result.format)
+        if result.format == .qr && result.encoding != "utf-8" {
+            return classify(bytes: result.bytes, symbology: symbology)
+        }
+        return classify(text: result.text, symbology: symbology)
+    }
+}
+
+extension Symbology {
+    init(_ format: BarcodeFormat) {
+        switch format {
+        case .qr: self = .qr
+        case .code128: self = .code128
+        case .code39: self = .code39
+        case .ean13: self = .ean13
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Prints scan records as readable lines or JSON Lines.
+struct ResultPrinter {
+    let json: Bool
+
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    func print(_ record: ScanRecord) {
+        if json {
+            Output.stdout(Self.encode(record))
+        } else {
+            var line = "\(Output.printable(record.file)): \(record.symbology) \"\(Output.printable(record.text))\" \(record.payloadClass)"
+            if let addOn = record.addOn { line += " (add-on \(addOn))" }
+            if !record.valid, let reason = record.reason { line += " INVALID: \(Output.printable(reason))" }
+            Output.stdout(line)
+        }
+    }
+
+    func printError(file: String, message: String) {
+        if json {
+            Output.stdout(Self.encode(["file": file, "error": message]))
+        } else {
+            Output.stderr("edge: \(Output.printable(message))")
+        }
+    }
+
+    /// "No code" is not an error object in JSON (the schema has one object per code); it goes to
+    /// stderr in both modes, and the exit status says it too.
+    func printNoCode(file: String) {
+        Output.stderr("\(Output.printable(file)): no code found")
+    }
+
+    private static func encode<T: Encodable>(_ value: T) -> String {
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

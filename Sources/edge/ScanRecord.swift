@@ -1,0 +1,46 @@
+import EdgePayloads
+import EdgeScanning
+import Foundation
+
+/// One line of `edge scan --json` output; its shape is models/scan-result.schema.json.
+struct ScanRecord: Encodable {
+    let file: String
+    let symbology: String
+    let text: String
+    let bytesBase64: String?
+    let encoding: String
+    let points: [[Int]]
+    let orientation: String
+    let quality: Int
+    let pass: String
+    let addOn: String?
+    let payloadClass: String
+    let valid: Bool
+    let reason: String?
+    let details: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details
+        case bytesBase64 = "bytes_base64"
+        case addOn = "add_on"
+        case payloadClass = "class"
+    }
+
+    init(file: String, result: ScanResult, classification: Classification) {
+        self.file = file
+        symbology = result.format.rawValue
+        text = result.text
+        // The raw payload only when the text does not carry it byte for byte (SCN-5).
+        bytesBase64 = result.bytesDifferFromText ? Data(result.bytes).base64EncodedString() : nil
+        encoding = result.encoding
+        points = result.points.map { [$0.x, $0.y] }
+        orientation = result.orientation.rawValue
+        quality = result.quality
+        pass = result.pass.description
+        addOn = result.addOn
+        payloadClass = classification.className
+        valid = classification.valid
+        reason = classification.reason
+        details = classification.details
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+
+final class ScanCommandTests: XCTestCase {
+    private var tmp: URL!
+
+    override func setUpWithError() throws {
+        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("edge-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: tmp)
+    }
+
+    private func sample(_ name: String) -> String { "samples/" + name }
+
+    private func objects(_ outcome: EdgeProcess.Outcome) throws -> [[String: Any]] {
+        try outcome.lines.map { line in
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        }
+    }
+
+    /// Every committed sample gives what samples/expected.json says (class, validity, reason, details).
+    func testSamplesMatchTheirExpectedOutput() throws {
+        let expectedData = try Data(contentsOf: EdgeProcess.samples.appendingPathComponent("expected.json"))
+        let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: expectedData) as? [String: [String: Any]])
+        let files = expected.keys.sorted()
+        let outcome = try EdgeProcess.run(["scan", "--json", "--budget-ms", "60000", "--config", "samples/edge.json", "--image"] + files.map(sample))
+        XCTAssertEqual(outcome.status, 2, "corrupt.png is unreadable: exit 2\n\(outcome.stderr)")
+        let records = try objects(outcome)
+        for file in files {
+            let want = try XCTUnwrap(expected[file])
+            let got = records.filter { ($0["file"] as? String) == sample(file) }
+            XCTAssertEqual(got.count, 1, "\(file): \(got)")
+            guard let record = got.first else { continue }
+            if want["error"] != nil {
+                XCTAssertNotNil(record["error"], file)
+                XCTAssertTrue((record["error"] as? String ?? "").contains(sample(file)), "error names the file: \(record)")
+                continue
+            }
+            for key in ["symbology", "text", "class", "reason"] where want[key] != nil {
+                XCTAssertEqual(record[key] as? String, want[key] as? String, "\(file) \(key)")
+            }
+            XCTAssertEqual(record["valid"] as? Bool, want["valid"] as? Bool, file)
+            if !(want["valid"] as? Bool ?? true) { XCTAssertNotNil(record["reason"], file) }
+            let details = record["details"] as? [String: String] ?? [:]
+            for (k, v) in want["details"] as? [String: String] ?? [:] {
+                XCTAssertEqual(details[k], v, "\(file) details.\(k)")
+            }
+        }
+    }
+
+    /// Real output validated against models/scan-result.schema.json with a real validator
+    /// (Python's jsonschema, installed by the setup command and CI).
+    func testJSONOutputIsValidAgainstTheSchema() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: EdgeProcess.samples.path)
+            .filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.sorted()
+        let outcome = try EdgeProcess.run(["scan", "--json", "--budget-ms", "60000", "--config", "samples/edge.json", "--image"] + files.map(sample))
+        let out = tmp.appendingPathComponent("out.jsonl")
+        try outcome.stdout.write(to: out, atomically: true, encoding: .utf8)
+        XCTAssertGreaterThanOrEqual(outcome.lines.count, files.count)
+        let script = """
+        import json, sys
+        import jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        v = jsonschema.Draft202012Validator(schema)
+        n = 0
+        for line in open(sys.argv[2]):
+            v.validate(json.loads(line)); n += 1
+        print(n)
+        """
+        let python = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["python3", "-c", script, "models/scan-result.schema.json", out.path])
+        XCTAssertEqual(python.status, 0, "schema validation failed (is python3-jsonschema installed?):\n\(python.stderr)")
+        XCTAssertEqual(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(outcome.lines.count)")
+    }
+
+    func testReadableOutputIsOneLinePerCode() throws {
+        let outcome = try EdgeProcess.run(["scan", "--config", "samples/edge.json", "--image", sample("po-code128.png"), sample("linking-code-lookalike.png")])
+        XCTAssertEqual(outcome.status, 0)
+        XCTAssertEqual(outcome.lines, [
+            "samples/po-code128.png: code128 \"PO-2026-00042\" purchase-order",
+            "samples/linking-code-lookalike.png: qr \"AB-7KX-M4PQ0\" linking-code INVALID: Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes.",
+        ])
+    }
+
+    func testExitStatusNoCodeIsOne() throws {
+        let blank = tmp.appendingPathComponent("blank.pgm")
+        try Data("P5\n64 48\n255\n".utf8 + [UInt8](repeating: 255, count: 64 * 48)).write(to: blank)
+        let outcome = try EdgeProcess.run(["scan", "--image", sample("po-code39.png"), blank.path])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("\(blank.path): no code found"), outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("PO-2026-00043"))
+    }
+
+    func testUnreadableInputIsTwoAndTheRunGoesOn() throws {
+        let empty = tmp.appendingPathComponent("empty.png")
+        try Data().write(to: empty)
+        let outcome = try EdgeProcess.run(["scan", "--image", empty.path, tmp.appendingPathComponent("missing.jpg").path, sample("product-ean13.png")])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(outcome.stdout.contains("4006381333931"), "the file after the bad ones is still scanned")
+        let errors = outcome.stderr.split(separator: "\n")
+        XCTAssertEqual(errors.count, 2, outcome.stderr)
+        XCTAssertTrue(errors[0].contains(empty.path))
+        XCTAssertTrue(errors[1].contains("missing.jpg"))
+    }
+
+    func testHugeHeaderIsRefusedWithoutAllocating() throws {
+        // A PNG whose IHDR claims 100000 x 100000 pixels (10 GP); the pixel limit refuses it from
+        // the header, before anything is allocated.
+        let huge = tmp.appendingPathComponent("huge.png")
+        try PNGHeader.claiming(width: 100_000, height: 100_000).write(to: huge)
+        let outcome = try EdgeProcess.run(["scan", "--json", "--image", huge.path, sample("po-code128.png")])
+        XCTAssertEqual(outcome.status, 2)
+        let records = try objects(outcome)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertTrue((records[0]["error"] as? String ?? "").contains("100000"), "\(records[0])")
+        XCTAssertEqual(records[1]["text"] as? String, "PO-2026-00042")
+    }
+
+    func testUsageErrorsExit64() throws {
+        XCTAssertEqual(try EdgeProcess.run(["scan"]).status, 64)
+        XCTAssertEqual(try EdgeProcess.run(["scan", "--symbology", "qr,pdf417", "--image", sample("po-code128.png")]).status, 64)
+        XCTAssertEqual(try EdgeProcess.run(["scan", "--passes", "wobble", "--image", sample("po-code128.png")]).status, 64)
+        XCTAssertEqual(try EdgeProcess.run(["scan", "--frobnicate"]).status, 64)
+    }
+
+    func testSymbologyRestriction() throws {
+        let outcome = try EdgeProcess.run(["scan", "--json", "--symbology", "qr", "--image", sample("po-code128.png"), sample("linking-code.png")])
+        XCTAssertEqual(outcome.status, 1)
+        let records = try objects(outcome)
+        XCTAssertEqual(records.map { $0["symbology"] as? String }, ["qr"])
+    }
+
+    func testHelpDocumentsExitStatus() throws {
+        let outcome = try EdgeProcess.run(["scan", "--help"])
+        XCTAssertEqual(outcome.status, 0)
+        for needle in ["--image", "--json", "--symbology", "64", "no code"] {
+            XCTAssertTrue(outcome.stdout.contains(needle), needle)
+        }
+    }
+
+    func testWithoutConfigurationLinkingCodesAreNotRecognized() throws {
+        let outcome = try EdgeProcess.run(["scan", "--json", "--image", sample("linking-code.png")])
+        let record = try XCTUnwrap(try objects(outcome).first)
+        XCTAssertEqual(record["class"] as? String, "linking-code")
+        XCTAssertEqual(record["valid"] as? Bool, false)
+        XCTAssertEqual(record["reason"] as? String, "This linking code is not recognized. Please verify you have the correct code and try again.")
+    }
+
+    func testBrokenConfigurationIsAClearError() throws {
+        let bad = tmp.appendingPathComponent("edge.json")
+        try Data("{\"sponsors\": [{\"prefix\": \"I1\"}]".utf8).write(to: bad)
+        let outcome = try EdgeProcess.run(["scan", "--config", bad.path, "--image", sample("po-code128.png")])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(outcome.stderr.contains(bad.path), outcome.stderr)
+    }
+
+    func testControlCharactersInPayloadsCannotReachTheTerminal() throws {
+        // A QR whose payload carries an ANSI escape and a fake second line.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/qrencode") else { throw XCTSkip("qrencode not installed") }
+        let png = tmp.appendingPathComponent("evil.png")
+        let made = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/qrencode"), ["-s", "6", "-o", png.path, "\u{1B}[2Jok\nfake.png: qr \"x\" unknown"])
+        XCTAssertEqual(made.status, 0)
+        let outcome = try EdgeProcess.run(["scan", "--image", png.path])
+        XCTAssertEqual(outcome.lines.count, 1, outcome.stdout)
+        XCTAssertFalse(outcome.stdout.contains("\u{1B}"))
+        XCTAssertTrue(outcome.stdout.contains("\\u{1b}[2Jok\\u{a}fake.png"), outcome.stdout)
+        let json = try EdgeProcess.run(["scan", "--json", "--image", png.path])
+        let record = try XCTUnwrap(try objects(json).first)
+        XCTAssertEqual(record["text"] as? String, "\u{1B}[2Jok\nfake.png: qr \"x\" unknown")
+    }
+
+    func testPhotoLikeSampleNeedsARotationPass() throws {
+        let outcome = try EdgeProcess.run(["scan", "--json", "--budget-ms", "60000", "--image", sample("photo-like.jpg")])
+        let record = try XCTUnwrap(try objects(outcome).first)
+        XCTAssertEqual(record["text"] as? String, "PO-2026-00077")
+        XCTAssertNotEqual(record["pass"] as? String, "plain")
+    }
+}

@@ -1,0 +1,151 @@
+import EdgeImaging
+@testable import EdgeScanning
+import XCTest
+
+/// Tests here are about *which* pass reads what; debug builds run passes ~10x slower than
+/// release, so they use a time budget that never cuts the plan short.
+private let unlimited = Duration.seconds(600)
+
+final class BarcodeReaderTests: XCTestCase {
+    func testReadsEverySampleWithItsSymbology() throws {
+        let cases: [(String, BarcodeFormat, String)] = [
+            ("linking-code.png", .qr, "AB-7KX-M4PQR"),
+            ("po-code128.png", .code128, "PO-2026-00042"),
+            ("po-code39.png", .code39, "PO-2026-00043"),
+            ("product-ean13.png", .ean13, "4006381333931"),
+            ("material.png", .code128, "MAT-ST-4471"),
+        ]
+        let reader = try BarcodeReader()
+        for (file, format, text) in cases {
+            let results = try reader.read(TestImages.sample(file))
+            XCTAssertEqual(results.map(\.format), [format], file)
+            XCTAssertEqual(results.first?.text, text, file)
+            XCTAssertEqual(results.first?.pass, .plain, file)
+            XCTAssertEqual(results.first?.bytesDifferFromText, false, file)
+        }
+    }
+
+    func testOnlyEnabledSymbologiesAreReported() throws {
+        let qrOnly = try BarcodeReader(options: ReaderOptions(formats: [.qr]))
+        XCTAssertEqual(try qrOnly.read(TestImages.sample("po-code128.png")), [])
+        XCTAssertEqual(try qrOnly.read(TestImages.sample("linking-code.png")).map(\.format), [.qr])
+    }
+
+    func testInvertedQRIsFoundByTheInvertPass() throws {
+        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [], "zbar alone reads only dark-on-light")
+        let results = try BarcodeReader().read(image)
+        XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
+        XCTAssertEqual(results.first?.pass.description, "invert")
+    }
+
+    func testCode128AtFortyDegreesIsFoundByARotationPassAndPointsMapBack() throws {
+        let source = try TestImages.sample("po-code128.png").withView { $0.padded(by: 40) }
+        let (image, _) = source.withView { $0.rotated(degrees: 40) }
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [])
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.code128], timeBudget: unlimited)).read(image)
+        let result = try XCTUnwrap(results.first)
+        XCTAssertEqual(result.text, "PO-2026-00042")
+        XCTAssertTrue(result.pass.description.hasPrefix("rotate-"), result.pass.description)
+        XCTAssertEqual(result.orientation, .unknown)
+        for p in result.points {
+            XCTAssertTrue((0...image.width).contains(p.x) && (0...image.height).contains(p.y), "\(p) outside \(image.width)x\(image.height)")
+        }
+    }
+
+    func testTinyQRIsFoundByUpscaling() throws {
+        // samples/linking-code.png area-resampled to 38x38 (1.3 pixels per module): zbar cannot
+        // find the finder patterns until the image is enlarged.
+        let tiny = try ImageLoader.load(path: TestImages.fixture("tiny-qr.pgm"))
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(tiny), [])
+        let results = try BarcodeReader(options: ReaderOptions(timeBudget: unlimited)).read(tiny)
+        XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
+        let steps = results.first?.pass.steps ?? []
+        XCTAssertTrue(steps.contains(.upscale(2)) || steps.contains(.upscale(3)), "\(results.first?.pass.description ?? "none")")
+    }
+
+    func testQRWithoutQuietZoneIsFoundByPadding() throws {
+        let full = try TestImages.sample("linking-code.png")
+        // qrencode drew a 4-module (32 px) margin; cut it away entirely.
+        let cropped = full.withView { $0.cropped(x: 32, y: 32, width: full.width - 64, height: full.height - 64) }
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], timeBudget: unlimited)).read(cropped)
+        XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
+        let plain = try BarcodeReader(options: .plainOnly(formats: [.qr])).read(full).first
+        // Corners from a padded pass map back into the cropped image's coordinates.
+        if let r = results.first, r.pass != .plain, let plain {
+            for (a, b) in zip(r.points, plain.points) {
+                XCTAssertEqual(Double(a.x), Double(b.x - 32), accuracy: 3)
+                XCTAssertEqual(Double(a.y), Double(b.y - 32), accuracy: 3)
+            }
+        }
+    }
+
+    func testQRPointsAreTheFourCorners() throws {
+        let result = try XCTUnwrap(try BarcodeReader().read(TestImages.sample("linking-code.png")).first)
+        XCTAssertEqual(result.points.count, 4)
+        XCTAssertEqual(result.orientation, .up)
+        XCTAssertGreaterThan(result.quality, 0)
+    }
+
+    func testBlankAndDegenerateImagesGiveNoResults() throws {
+        let reader = try BarcodeReader()
+        XCTAssertEqual(try reader.read(GrayImage(width: 640, height: 480)), [])
+        XCTAssertEqual(try reader.read(GrayImage(width: 1, height: 1)), [])
+        XCTAssertEqual(try reader.read(GrayImage(width: 0, height: 0)), [])
+        var noise = GrayImage(width: 320, height: 240)
+        var rng = SystemRandomNumberGenerator()
+        for i in noise.pixels.indices { noise.pixels[i] = UInt8.random(in: 0...255, using: &rng) }
+        XCTAssertEqual(try reader.read(noise).filter { $0.format != .code39 }, [], "noise must not yield checked codes")
+    }
+
+    func testMaxPassesOneRunsOnlyThePlainPass() throws {
+        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        let reader = try BarcodeReader(options: ReaderOptions(maxPasses: 1))
+        XCTAssertEqual(try reader.read(image), [])
+    }
+
+    func testExplicitPassListIsHonoured() throws {
+        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        let reader = try BarcodeReader(options: ReaderOptions(passes: [ScanPass([.invert])]))
+        XCTAssertEqual(try reader.read(image).first?.pass.description, "invert")
+    }
+
+    func testNoFormatsIsRefused() {
+        XCTAssertThrowsError(try BarcodeReader(options: ReaderOptions(formats: []))) { error in
+            XCTAssertEqual((error as? ScanError)?.code, .unknownSymbology)
+        }
+    }
+
+    func testPaddedViewIsScannedWithoutLosingRows() throws {
+        // A view whose rows are padded (stride > width), as camera buffers can be.
+        let image = try TestImages.sample("po-code128.png")
+        let stride = image.width + 13
+        var padded = [UInt8](repeating: 0, count: stride * image.height)
+        for y in 0..<image.height {
+            for x in 0..<image.width { padded[y * stride + x] = image[x, y] }
+        }
+        let results = try padded.withUnsafeBufferPointer { buffer in
+            try BarcodeReader().read(ImageView(width: image.width, height: image.height, rowStride: stride, pixels: buffer))
+        }
+        XCTAssertEqual(results.first?.text, "PO-2026-00042")
+    }
+
+    func testPlanPutsCheapPassesFirstAndRotationsOnlyForLinearFormats() {
+        let qr = BarcodeReader.plan(width: 640, height: 480, formats: [.qr])
+        XCTAssertEqual(qr.first, .plain)
+        XCTAssertFalse(qr.contains { $0.steps.contains { if case .rotate = $0 { true } else { false } } })
+        let all = BarcodeReader.plan(width: 640, height: 480, formats: Set(BarcodeFormat.allCases))
+        XCTAssertTrue(all.contains { $0.steps.contains(.rotate(45)) })
+        let huge = BarcodeReader.plan(width: 6000, height: 4000, formats: [.qr])
+        XCTAssertEqual(huge.first, ScanPass([.downscale(4)]))
+    }
+
+    func testConflictingReadsOfOneBarcodeKeepTheBetterSupported() {
+        func r(_ text: String, _ q: Int, y: Int) -> ScanResult {
+            ScanResult(format: .ean13, text: text, bytes: Array(text.utf8), encoding: "ascii",
+                       points: [ScanPoint(x: 10, y: y), ScanPoint(x: 200, y: y)], orientation: .up, quality: q, pass: .plain, addOn: nil)
+        }
+        let kept = BarcodeReader.resolveConflicts([r("5000213002834", 3, y: 50), r("1040183002834", 40, y: 52), r("4006381333931", 9, y: 400)])
+        XCTAssertEqual(kept.map(\.text), ["1040183002834", "4006381333931"])
+    }
+}
