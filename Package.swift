@@ -18,10 +18,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
-        // Library modules by capability.
+        // Library modules by capability. EdgeCore holds only what every module shares.
+        .target(name: "EdgeCore"),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
-        .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeImaging"]),
-        .target(name: "EdgePayloads"),
+        .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
+        .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [

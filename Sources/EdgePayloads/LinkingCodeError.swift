@@ -1,17 +1,21 @@
 /// Why a linking code failed local validation (ENR-3). `message` is the exact user-facing text.
 ///
 /// Context never holds the code or any of its characters (ENR-8: the code is not logged), only counts.
-public struct LinkingCodeError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        case lookAlikeCharacters = "look-alike-characters"
-        /// Not in ENR-3: characters that are neither alphabet nor look-alikes (punctuation, accented
-        /// letters, control characters) in typed input. ENR-3's three messages do not cover them, and
-        /// "10/10 characters" would be nonsense, so they get their own message.
-        case invalidCharacters = "invalid-characters"
-        case wrongLength = "wrong-length"
-        case unknownPrefix = "unknown-prefix"
-    }
+@_exported import EdgeCore
 
+public typealias LinkingCodeError = CodedError<LinkingCodeErrorCode>
+
+public enum LinkingCodeErrorCode: String, Sendable, Hashable {
+    case lookAlikeCharacters = "look-alike-characters"
+    /// Not in ENR-3: characters that are neither alphabet nor look-alikes (punctuation, accented
+    /// letters, control characters) in typed input. ENR-3's three messages do not cover them, and
+    /// "10/10 characters" would be nonsense, so they get their own message.
+    case invalidCharacters = "invalid-characters"
+    case wrongLength = "wrong-length"
+    case unknownPrefix = "unknown-prefix"
+}
+
+extension CodedError where Code == LinkingCodeErrorCode {
     public static let lookAlikeMessage =
         "Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes."
     public static let invalidCharactersMessage =
@@ -23,18 +27,6 @@ public struct LinkingCodeError: Error, Sendable, Equatable, Hashable, CustomStri
     public static func wrongLengthMessage(validCharacters: Int) -> String {
         "\(validCharacters)/\(LinkingCodeAlphabet.codeLength) characters"
     }
-
-    public let code: Code
-    public let message: String
-    public let context: [String: String]
-
-    public init(_ code: Code, _ message: String, context: [String: String] = [:]) {
-        self.code = code
-        self.message = message
-        self.context = context
-    }
-
-    public var description: String { message }
 
     static let lookAlike = LinkingCodeError(.lookAlikeCharacters, lookAlikeMessage)
     static let invalidCharacters = LinkingCodeError(.invalidCharacters, invalidCharactersMessage)

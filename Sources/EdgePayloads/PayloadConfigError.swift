@@ -2,33 +2,23 @@
 ///
 /// `message` names where the problem is (e.g. `sponsors[2].backend_url: ...`) but not the file:
 /// the caller that read the file adds its name.
-public struct PayloadConfigError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        case malformedJSON = "malformed-json"
-        case missingField = "missing-field"
-        case wrongType = "wrong-type"
-        case badPrefix = "bad-prefix"
-        case duplicatePrefix = "duplicate-prefix"
-        case badSponsorID = "bad-sponsor-id"
-        case badBackendURL = "bad-backend-url"
-        case badClassName = "bad-class-name"
-        case duplicateClassName = "duplicate-class-name"
-        case invalidPattern = "invalid-pattern"
-        case badSymbologies = "bad-symbologies"
-    }
+public typealias PayloadConfigError = CodedError<PayloadConfigErrorCode>
 
-    public let code: Code
-    public let message: String
-    public let context: [String: String]
+public enum PayloadConfigErrorCode: String, Sendable, Hashable {
+    case malformedJSON = "malformed-json"
+    case missingField = "missing-field"
+    case wrongType = "wrong-type"
+    case badPrefix = "bad-prefix"
+    case duplicatePrefix = "duplicate-prefix"
+    case badSponsorID = "bad-sponsor-id"
+    case badBackendURL = "bad-backend-url"
+    case badClassName = "bad-class-name"
+    case duplicateClassName = "duplicate-class-name"
+    case invalidPattern = "invalid-pattern"
+    case badSymbologies = "bad-symbologies"
+}
 
-    public init(_ code: Code, _ message: String, context: [String: String] = [:]) {
-        self.code = code
-        self.message = message
-        self.context = context
-    }
-
-    public var description: String { message }
-
+extension CodedError where Code == PayloadConfigErrorCode {
     /// The same error located at `codingPath` ("sponsors[2]: ..."); an already located error is kept.
     func located(at codingPath: [any CodingKey]) -> PayloadConfigError {
         guard context["path"] == nil, !codingPath.isEmpty else { return self }

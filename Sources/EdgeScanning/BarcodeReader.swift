@@ -15,7 +15,7 @@ public final class BarcodeReader {
             throw ScanError(.unknownSymbology, "no symbology enabled")
         }
         self.options = options
-        self.zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns)
+        self.zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
     }
 
     /// Reads every code the first successful pass finds in `view`.

@@ -21,20 +21,31 @@ public struct ReaderOptions: Sendable, Equatable {
     /// Decision: 1 s for still images, where a person waits for an answer; camera loops set
     /// their own, shorter budget so frames do not pile up.
     public var timeBudget: Duration
+    /// zbar scans every `scanDensity`-th row and column (ZBAR_CFG_X/Y_DENSITY). 1 reads the most;
+    /// 2 halves the cost and still finds codes whose narrowest element is 2+ pixels.
+    public var scanDensity: Int
 
     public init(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases), eanAddOns: Bool = false,
                 code39CheckDigit: CheckDigitPolicy = .optional, passes: [ScanPass]? = nil,
-                maxPasses: Int = 64, timeBudget: Duration = .seconds(1)) {
+                maxPasses: Int = 64, timeBudget: Duration = .seconds(1), scanDensity: Int = 1) {
         self.formats = formats
         self.eanAddOns = eanAddOns
         self.code39CheckDigit = code39CheckDigit
         self.passes = passes
         self.maxPasses = maxPasses
         self.timeBudget = timeBudget
+        self.scanDensity = max(1, min(8, scanDensity))
     }
 
     /// A single plain zbar pass: what zbar alone reads (for comparisons and the fastest loops).
     public static func plainOnly(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
         ReaderOptions(formats: formats, passes: [.plain], maxPasses: 1)
+    }
+
+    /// For live camera frames (SCN-12): one plain pass at scan density 2. A camera delivers the
+    /// same code again 30 ms later, so a missed frame costs little, while every frame's decode
+    /// time adds to the latency of the next; the heavier passes are for still images.
+    public static func cameraFrame(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
+        ReaderOptions(formats: formats, passes: [.plain], maxPasses: 1, timeBudget: .milliseconds(30), scanDensity: 2)
     }
 }

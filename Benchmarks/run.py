@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Benchmark: edge side by side with zbarimg and zxing-cpp, in one run (spec SCN-11, SCN-12).
+
+    python3 Benchmarks/run.py [--quick] [--json FILE] [--photos DIR] [--no-build]
+
+It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_SCRATCH, else
+.build), then measures:
+
+1. Photos (SCN-11): every test in ../shared/data/photos, decoded by each decoder with only the
+   folder's symbology enabled. A test passes when the expected text (<name>.txt, exact UTF-8)
+   is among the texts returned; for EAN-13 folders the first 13 characters are compared.
+   qrcode-7 is one test of four images (structured append): each image's texts are joined,
+   then the four in file order, and that must equal 01.txt -- the same rule for all three.
+     edge      `edge-bench photos DIR`: in-process, median decode ms per image, loading excluded.
+     zbarimg   one process per image, `--raw` output: a test passes when the expected text is
+               one whole output record (preceded by start or newline, followed by newline) --
+               QR payloads may hold newlines, so records cannot be split reliably. (`--xml`
+               is no help: zbarimg 0.23's base64 for non-ASCII payloads is corrupt.) Its time
+               is the whole process, start-up included, so it is shown apart.
+     zxing-cpp in-process read_barcodes() on a PIL gray image (conversion excluded), TextMode
+               Plain (the payload text, not the HRI rendering), median of several runs.
+   "either peer" = read by zbarimg or zxing-cpp; the SCN-11 bar is for edge to read more.
+   Ratios are edge / zxing-cpp of the median per-test time: below 1 means edge is faster.
+   A misread (edge returned a text that is not the expected one) is worse than a miss.
+2. Camera-like frame (SCN-12): two synthetic, seeded 1280x720 gray frames (clutter, text,
+   uneven light, noise) with a QR or a Code 128 near the centre at a slight angle, timed with
+   1, 2 and 4 symbologies enabled. The bar: 4 symbologies under 8 ms median on one core
+   (`taskset -c 0`); zxing-cpp runs pinned to one core too.
+3. Whole process (SCN-12): `edge scan --image` vs `zbarimg -q` on one small sample image,
+   median wall time; a ratio edge/zbarimg below 1 means edge is faster.
+
+This is a benchmark, not a test: nothing here asserts a timing. Numbers depend on the machine
+and its load; compare ratios from the same run, not absolute times across runs.
+"""
+import argparse, json, os, platform, random, shutil, statistics, subprocess, sys, tempfile, time
+from io import BytesIO
+from pathlib import Path
+
+try:
+    import zxingcpp
+    from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+except ImportError as err:
+    print(f"run.py needs zxing-cpp and Pillow ({err}).\nInstall them with:  pip install zxing-cpp pillow",
+          file=sys.stderr)
+    sys.exit(2)
+
+ROOT = Path(__file__).resolve().parent.parent          # the Swift package
+SYMS = ("qrcode", "code128", "code39", "ean13")         # folder prefix = zbar symbology name
+ZX = {"qrcode": zxingcpp.BarcodeFormat.QRCode, "code128": zxingcpp.BarcodeFormat.Code128,
+      "code39": zxingcpp.BarcodeFormat.Code39, "ean13": zxingcpp.BarcodeFormat.EAN13}
+EDGE_TO_SYM = {"qr": "qrcode", "code128": "code128", "code39": "code39", "ean13": "ean13"}
+FRAME_SETS = ("qr", "code128", "qr,code128", "qr,code128,code39,ean13")
+BAR_MS = 8.0
+PAYLOAD = "PO-2026-00042"
+
+
+def say(msg=""):
+    print(msg, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, **kw)
+
+
+def median_ms(fn, min_runs, max_runs, budget_s=0.3):
+    """Median wall time of fn() in ms over min_runs..max_runs runs (stopping after budget_s)."""
+    samples, start, result = [], time.perf_counter(), None
+    while len(samples) < max_runs and (len(samples) < min_runs or time.perf_counter() - start < budget_s):
+        t0 = time.perf_counter_ns()
+        result = fn()
+        samples.append((time.perf_counter_ns() - t0) / 1e6)
+    return statistics.median(samples), result, samples
+
+
+def to_gray(im):
+    """8-bit gray, transparency composited over white (as edge's loader does)."""
+    if im.mode in ("P", "PA", "LA", "RGBA") or "transparency" in im.info:
+        im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
+    return im.convert("L")
+
+
+def fmt(x, digits=2):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+# ---------------------------------------------------------------------------------- build
+def build(scratch):
+    for product in ("edge-bench", "edge"):
+        cmd = ["swift", "build", "-c", "release", "--product", product]
+        if os.environ.get("EDGE_SCRATCH"):
+            cmd += ["--scratch-path", str(scratch)]
+        say(f"building: {' '.join(cmd)}")
+        p = run(cmd, cwd=ROOT, text=True)
+        if p.returncode != 0:
+            print((p.stdout + p.stderr)[-4000:], file=sys.stderr)
+            sys.exit(f"build of {product} failed (exit {p.returncode})")
+
+
+# ---------------------------------------------------------------------------------- photos
+def load_tests(photos):
+    """[(folder, sym, name, [image paths], expected)] -- qrcode-7 is one test of four images."""
+    tests = []
+    for folder in sorted(p for p in photos.iterdir() if p.is_dir()):
+        sym = folder.name.split("-")[0]
+        if sym not in SYMS:
+            continue
+        images = sorted(p for p in folder.iterdir() if p.suffix in (".png", ".jpg"))
+        if folder.name == "qrcode-7":
+            tests.append((folder.name, sym, "01", images, (folder / "01.txt").read_bytes().decode("utf-8")))
+            continue
+        for img in images:
+            expected = img.with_suffix(".txt").read_bytes().decode("utf-8")   # bytes: keep \r\n
+            tests.append((folder.name, sym, img.name, [img], expected))
+    return tests
+
+
+def matches(sym, texts, expected):
+    if sym == "ean13":
+        return any(t[:13] == expected.strip()[:13] for t in texts)
+    return expected in texts
+
+
+def judge(test, per_image):
+    """per_image: list (one per image) of text lists. Returns (passed, texts)."""
+    folder, sym, _, images, expected = test
+    if len(images) > 1:                                  # structured append: join in file order
+        joined = "".join("".join(texts) for texts in per_image)
+        return joined == expected, [joined] if joined else []
+    return matches(sym, per_image[0], expected), per_image[0]
+
+
+def edge_photos(bench, photos):
+    p = run([str(bench), "photos", str(photos)])
+    if p.returncode != 0:
+        sys.exit(f"edge-bench photos failed (exit {p.returncode}): {p.stderr.decode(errors='replace')[-2000:]}")
+    out = {}
+    for line in p.stdout.decode("utf-8").splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            out[rec["file"]] = rec
+    return out
+
+
+def zbar_read(path, sym):
+    """Whole-process zbarimg on one image: (raw stdout text, wall ms)."""
+    t0 = time.perf_counter_ns()
+    p = run(["zbarimg", "-q", "--raw", "-Sdisable", f"-S{sym}.enable", str(path)])
+    return p.stdout.decode("utf-8", errors="replace"), (time.perf_counter_ns() - t0) / 1e6
+
+
+def zbar_passes(sym, out, expected):
+    if sym == "ean13":
+        return matches(sym, out.splitlines(), expected)
+    return ("\n" + out).find("\n" + expected + "\n") >= 0
+
+
+def photos_section(bench, photos, quick):
+    tests = load_tests(photos)
+    say(f"\n== 1. Photos: {photos} ({len(tests)} tests, one symbology per folder) ==")
+    edge = edge_photos(bench, photos)
+    min_runs, max_runs = (1, 3) if quick else (3, 15)
+    rows = []
+    for test in tests:
+        folder, sym, name, images, expected = test
+        e_texts, e_ms, e_err, z_texts, z_ms, b_out, b_ms = [], 0.0, None, [], 0.0, [], 0.0
+        for img in images:
+            rec = edge.get(f"{folder}/{img.name}", {"error": "no output from edge-bench"})
+            e_err = e_err or rec.get("error")
+            e_texts.append(rec.get("texts", []))
+            e_ms += rec.get("ms", 0.0)
+            gray = to_gray(Image.open(img))
+            ms, res, _ = median_ms(lambda: zxingcpp.read_barcodes(gray, formats=ZX[sym], text_mode=zxingcpp.TextMode.Plain),
+                                   min_runs, max_runs)
+            z_texts.append([b.text for b in res])
+            z_ms += ms
+            out, ms = zbar_read(img, sym)
+            b_out.append(out)
+            b_ms += ms
+        e_ok, e_all = judge(test, e_texts)
+        z_ok, z_all = judge(test, z_texts)
+        if len(images) > 1:                              # zbarimg: join the records, drop the newlines zbarimg adds
+            b_ok = "".join(o[:-1] if o.endswith("\n") else o for o in b_out) == expected
+        else:
+            b_ok = zbar_passes(sym, b_out[0], expected)
+        rows.append(dict(folder=folder, test=f"{folder}/{name}", expected=expected, edge=e_ok, zbarimg=b_ok,
+                         zxing=z_ok, edge_texts=e_all, zxing_texts=z_all, edge_error=e_err,
+                         edge_ms=None if e_err else e_ms, zxing_ms=z_ms, zbarimg_ms=b_ms))
+
+    def line(label, rs):
+        n = lambda k: sum(r[k] for r in rs)
+        either = sum(r["zbarimg"] or r["zxing"] for r in rs)
+        med = lambda k: statistics.median([r[k] for r in rs if r[k] is not None] or [0])
+        em, zm = med("edge_ms"), med("zxing_ms")
+        say(f"{label:<18}{len(rs):>6}{n('edge'):>6}{n('zbarimg'):>9}{n('zxing'):>10}{either:>8}"
+            f"{fmt(em):>10}{fmt(zm):>10}{fmt(ratio(em, zm)):>8}{fmt(med('zbarimg_ms'), 1):>11}")
+        return dict(tests=len(rs), edge=n("edge"), zbarimg=n("zbarimg"), zxing=n("zxing"), either_peer=either,
+                    edge_median_ms=em, zxing_median_ms=zm, ratio_edge_zxing=ratio(em, zm),
+                    zbarimg_process_median_ms=med("zbarimg_ms"))
+
+    say(f"{'folder':<18}{'tests':>6}{'edge':>6}{'zbarimg':>9}{'zxing-cpp':>10}{'either':>8}"
+        f"{'edge ms':>10}{'zxing ms':>10}{'ratio':>8}{'zbar proc':>11}")
+    folders = {}
+    for folder in dict.fromkeys(r["folder"] for r in rows):
+        folders[folder] = line(folder, [r for r in rows if r["folder"] == folder])
+    say("-" * 96)
+    total = line("TOTAL", rows)
+    say("counts = tests read; ms = median per test of in-process decode time (loading excluded);\n"
+        "ratio = edge ms / zxing ms (<1: edge faster); zbar proc = median whole zbarimg process ms.\n"
+        "qrcode-7 is one test: its four images' texts joined in file order must equal 01.txt (all decoders).")
+
+    misses = [r for r in rows if not r["edge"]]
+    say(f"\nedge misses ({len(misses)}):")
+    for r in misses:
+        peers = [p for p, k in (("zbarimg", "zbarimg"), ("zxing-cpp", "zxing")) if r[k]] or ["no peer"]
+        say(f"  {r['test']:<34} read by: {', '.join(peers)}" + (f"  [error: {r['edge_error']}]" if r["edge_error"] else ""))
+    only = [r["test"] for r in rows if r["edge"] and not (r["zbarimg"] or r["zxing"])]
+    say(f"edge reads that neither peer reads ({len(only)}): {', '.join(only) or '-'}")
+    misreads = []
+    for r in rows:
+        sym = r["folder"].split("-")[0]
+        for t in r["edge_texts"]:
+            if not matches(sym, [t], r["expected"]):
+                misreads.append(dict(test=r["test"], text=t, expected=r["expected"], also_expected=r["edge"],
+                                     zxing_same=t in r["zxing_texts"]))
+    say(f"edge misreads -- a returned text that is not the expected one ({len(misreads)}):")
+    for m in misreads:
+        note = "; also read the expected text" if m["also_expected"] else ""
+        note += "; zxing-cpp returned the same text (likely a second code in the image)" if m["zxing_same"] else ""
+        say(f"  {m['test']:<34} got {m['text'][:60]!r} expected {m['expected'][:40]!r}{note}")
+    return dict(folders=folders, total=total, tests=rows, misreads=misreads, edge_only=only)
+
+
+# ---------------------------------------------------------------------------------- frames
+def code_image(kind, tmp):
+    if kind == "qr":
+        png = run(["qrencode", "-t", "PNG", "-s", "4", "-o", "-", PAYLOAD], check=True).stdout
+        return to_gray(Image.open(BytesIO(png)))
+    out = tmp / "code128.png"
+    run(["zint", "-b", "20", "--height", "50", "--scale", "2", "-d", PAYLOAD, "-o", str(out)], check=True)
+    return to_gray(Image.open(out))
+
+
+def make_frame(code, seed, angle):
+    """A deterministic 1280x720 gray 'camera frame': clutter + the code near the centre."""
+    rng, (w, h) = random.Random(seed), (1280, 720)
+    img = Image.new("L", (w, h), 140)
+    d = ImageDraw.Draw(img)
+    for _ in range(70):
+        x, y = rng.randrange(w), rng.randrange(h)
+        d.rectangle((x, y, x + rng.randint(20, 300), y + rng.randint(10, 200)),
+                    fill=rng.randint(30, 235), outline=rng.choice((None, rng.randint(0, 255))))
+    for _ in range(50):
+        d.line((rng.randrange(w), rng.randrange(h), rng.randrange(w), rng.randrange(h)),
+               fill=rng.randint(0, 255), width=rng.randint(1, 4))
+    font = ImageFont.load_default()
+    words = ("LOT 4471", "FRAGILE", "THIS SIDE UP", "KEEP DRY", "PO-2026", "BIN A-17", "QTY 12", "0123456789")
+    for _ in range(60):
+        d.text((rng.randrange(w - 80), rng.randrange(h - 12)), rng.choice(words), fill=rng.choice((0, 20, 235, 255)), font=font)
+    code = code.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+    img.paste(code, ((w - code.width) // 2 + rng.randint(-60, 60), (h - code.height) // 2 + rng.randint(-40, 40)))
+    img = img.filter(ImageFilter.GaussianBlur(0.6))
+    light = Image.radial_gradient("L").resize((2 * w, 2 * h))          # soft, off-centre light spot
+    cx, cy = rng.randint(w // 4, 3 * w // 4), rng.randint(h // 4, 3 * h // 4)
+    light = light.crop((w - cx, h - cy, 2 * w - cx, 2 * h - cy)).point(lambda v: 255 - v * 90 // 255)
+    img = ImageChops.multiply(img, light)
+    noise = [round(rng.gauss(0, 3.0)) for _ in range(4096)]             # mild Gaussian noise
+    px = img.tobytes()
+    img = Image.frombytes("L", (w, h), bytes(min(255, max(0, p + noise[rng.getrandbits(12)])) for p in px))
+    return img
+
+
+def edge_frame(bench, path, formats, reps, one_core):
+    cmd = (["taskset", "-c", "0"] if one_core else []) + [str(bench), "frame", str(path), formats, str(reps)]
+    p = run(cmd)
+    line = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+    if p.returncode != 0 or line is None:
+        return {"error": p.stderr.decode(errors="replace").strip()[-300:] or f"exit {p.returncode}"}
+    return json.loads(line)
+
+
+def zxing_frame(gray, formats, reps):
+    fmts = tuple(ZX[EDGE_TO_SYM[f]] for f in formats.split(","))
+    fn = lambda: zxingcpp.read_barcodes(gray, formats=fmts, text_mode=zxingcpp.TextMode.Plain)
+    fn()                                                                 # warm-up, like edge-bench
+    ms, res, samples = median_ms(fn, reps, reps, 0)
+    samples.sort()
+    return dict(median_ms=ms, p90_ms=samples[len(samples) * 9 // 10], codes=len(res))
+
+
+def frames_section(bench, quick):
+    reps = 20 if quick else 100
+    one_core = shutil.which("taskset") is not None
+    say(f"\n== 2. Camera-like frame: 1280x720 gray, synthetic and seeded, median of {reps} decodes ==")
+    tmp = Path(tempfile.mkdtemp(prefix="edge-bench-frames-"))
+    results = []
+    try:
+        for kind, seed, angle in (("qr", 42, 5.0), ("code128", 43, -4.0)):
+            path = tmp / f"frame-{kind}.png"
+            frame = make_frame(code_image(kind, tmp), seed, angle)
+            frame.save(path)
+            say(f"\nframe {path.name}: {kind} '{PAYLOAD}' rotated {angle:+.0f} deg")
+            say(f"{'formats':<26}{'edge ms':>9}{'p90':>7}{'edge 1core':>11}{'p90':>7}{'zxing 1core':>12}{'p90':>7}"
+                f"{'ratio':>7}{'codes e/z':>11}")
+            saved = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+            for formats in FRAME_SETS:
+                e = edge_frame(bench, path, formats, reps, False)
+                e1 = edge_frame(bench, path, formats, reps, True) if one_core else {"error": "taskset not found"}
+                if saved:
+                    os.sched_setaffinity(0, {min(saved)})                  # zxing-cpp on one core too
+                z = zxing_frame(frame, formats, reps)
+                if saved:
+                    os.sched_setaffinity(0, saved)
+                r = ratio(e1.get("median_ms"), z["median_ms"])
+                say(f"{formats:<26}{fmt(e.get('median_ms')):>9}{fmt(e.get('p90_ms')):>7}{fmt(e1.get('median_ms')):>11}"
+                    f"{fmt(e1.get('p90_ms')):>7}{fmt(z['median_ms']):>12}{fmt(z['p90_ms']):>7}{fmt(r):>7}"
+                    f"{str(e1.get('codes', e.get('codes', '-'))) + '/' + str(z['codes']):>11}")
+                for x in (e, e1):
+                    if "error" in x:
+                        say(f"  edge-bench error: {x['error']}")
+                results.append(dict(frame=kind, formats=formats, edge=e, edge_one_core=e1, zxing_one_core=z,
+                                    ratio_edge_zxing_one_core=r))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    say("ratio = edge 1core / zxing 1core (<1: edge faster); codes = codes found by edge / zxing-cpp.")
+    for r in results:
+        if r["formats"] == FRAME_SETS[-1]:
+            m = r["edge_one_core"].get("median_ms")
+            verdict = "no figure" if m is None else ("UNDER" if m < BAR_MS else "NOT under")
+            say(f"bar: {r['frame']} frame, 4 symbologies, one core: {fmt(m)} ms median -> {verdict} the {BAR_MS:g} ms bar")
+    return results
+
+
+# ---------------------------------------------------------------------------------- process
+def wall_ms(cmd, runs):
+    run(cmd)                                                             # warm the page cache
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter_ns()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        samples.append((time.perf_counter_ns() - t0) / 1e6)
+        if p.returncode not in (0, 1, 4):                               # 4: zbarimg found nothing
+            say(f"  warning: {' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-200:]}")
+    return statistics.median(samples)
+
+
+def process_section(edge_bin, quick):
+    runs = 5 if quick else 30
+    say(f"\n== 3. Whole process: median wall time of {runs} runs ==")
+    say(f"{'image':<28}{'edge scan ms':>13}{'zbarimg ms':>12}{'ratio':>8}")
+    out = []
+    for image in ("samples/po-code128.png", "samples/linking-code.png"):
+        e = wall_ms([str(edge_bin), "scan", "--image", str(ROOT / image)], runs)
+        z = wall_ms(["zbarimg", "-q", str(ROOT / image)], runs)
+        say(f"{image:<28}{fmt(e):>13}{fmt(z):>12}{fmt(ratio(e, z)):>8}")
+        out.append(dict(image=image, edge_ms=e, zbarimg_ms=z, ratio_edge_zbarimg=ratio(e, z)))
+    say("ratio = edge / zbarimg (<1: the edge process is faster). Both with all their default symbologies.")
+    return out
+
+
+# ---------------------------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (CI smoke); same output shape")
+    ap.add_argument("--json", metavar="FILE", help="also write all figures as JSON")
+    ap.add_argument("--photos", metavar="DIR", default=str(ROOT.parent / "shared" / "data" / "photos"))
+    ap.add_argument("--no-build", action="store_true", help="use the binaries already built")
+    args = ap.parse_args()
+    if not shutil.which("zbarimg"):
+        sys.exit("zbarimg not found (Debian: apt-get install zbar-tools)")
+    scratch = Path(os.environ.get("EDGE_SCRATCH") or ROOT / ".build")
+    scratch = scratch if scratch.is_absolute() else ROOT / scratch
+    if not args.no_build:
+        build(scratch)
+    bench, edge_bin = scratch / "release" / "edge-bench", scratch / "release" / "edge"
+    from importlib.metadata import version
+    zbar_version = run(["zbarimg", "--version"], text=True).stdout.strip()
+    env = dict(machine=platform.machine(), cpus=os.cpu_count(), python=platform.python_version(),
+               zbarimg=zbar_version, zxing_cpp=version("zxing-cpp"), pillow=version("pillow"), quick=args.quick)
+    say(f"edge benchmark{' (--quick: fewer repetitions, rough timings)' if args.quick else ''}: "
+        f"{env['machine']} x{env['cpus']}, zbarimg {zbar_version}, zxing-cpp {env['zxing_cpp']}, Pillow {env['pillow']}")
+
+    photos = photos_section(bench, Path(args.photos), args.quick)
+    frames = frames_section(bench, args.quick)
+    process = process_section(edge_bin, args.quick)
+
+    t = photos["total"]
+    say("\n== Summary ==")
+    say(f"photos: edge {t['edge']}/{t['tests']}, zbarimg {t['zbarimg']}, zxing-cpp {t['zxing']}, either peer "
+        f"{t['either_peer']} -> edge {'reads MORE than' if t['edge'] > t['either_peer'] else 'does NOT read more than'} "
+        f"both peers together; edge misreads: {len(photos['misreads'])}")
+    say(f"photo decode, median per test: edge {fmt(t['edge_median_ms'])} ms, zxing-cpp {fmt(t['zxing_median_ms'])} ms, "
+        f"ratio {fmt(t['ratio_edge_zxing'])}")
+    for r in frames:
+        if r["formats"] == FRAME_SETS[-1]:
+            m = r["edge_one_core"].get("median_ms")
+            say(f"{r['frame']} frame, 4 symbologies, one core: edge {fmt(m)} ms (bar {BAR_MS:g} ms: "
+                f"{'met' if m is not None and m < BAR_MS else 'NOT met'}), zxing-cpp {fmt(r['zxing_one_core']['median_ms'])} ms, "
+                f"ratio {fmt(r['ratio_edge_zxing_one_core'])}")
+    for p in process:
+        say(f"whole process {p['image']}: edge {fmt(p['edge_ms'], 1)} ms vs zbarimg {fmt(p['zbarimg_ms'], 1)} ms, "
+            f"ratio {fmt(p['ratio_edge_zbarimg'])} ({'edge faster' if p['edge_ms'] < p['zbarimg_ms'] else 'edge NOT faster'})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(dict(environment=env, photos=photos, frames=frames, process=process),
+                                              indent=1, ensure_ascii=False))
+        say(f"figures written to {args.json}")
+
+
+if __name__ == "__main__":
+    main()
