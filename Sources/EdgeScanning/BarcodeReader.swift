@@ -27,24 +27,24 @@ public final class BarcodeReader {
         for (index, pass) in passes.enumerated() {
             if index >= options.maxPasses { break }
             if index > 0 && clock.now - start > options.timeBudget { break }
-            let symbols: [ZbarSymbol]
-            let map: PointMap
+            var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             if pass.steps.isEmpty {
-                symbols = try zbar.scan(view)
-                map = .identity
+                scans.append((try zbar.scan(view), .identity))
             } else {
                 // Transforms need an owned, packed copy; make it once for all passes.
                 if owned == nil { owned = view.copy() }
-                guard let source = owned, let (image, m) = pass.apply(to: source) else { continue }
-                symbols = try zbar.scan(image)
-                map = m
+                guard let source = owned else { continue }
+                for (image, map) in pass.apply(to: source) {
+                    scans.append((try zbar.scan(image), map))
+                }
             }
             // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development
             // photos both turned blurred EAN-13s into other valid EAN-13s. Their QR reads are
             // safe (Reed-Solomon checked); their 1D reads are dropped.
-            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .sharpen })
-            let results = Self.resolveConflicts(symbols.compactMap { result(from: $0, pass: pass, map: map) }
-                .filter { trustLinear || !$0.format.isLinear })
+            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .sharpen || $0 == .rectify })
+            let results = Self.resolveConflicts(scans.flatMap { scan in
+                scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
+            }.filter { trustLinear || !$0.format.isLinear })
             if !results.isEmpty { return results }
         }
         return []
@@ -61,7 +61,8 @@ public final class BarcodeReader {
     ///   noise at full resolution breaks its edge detector), then at full size;
     /// - inversion comes early because it costs one pass and light-on-dark QR codes are common;
     /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
-    /// - tiny images are enlarged (zbar needs several pixels per QR module).
+    /// - tiny images are enlarged (zbar needs several pixels per QR module);
+    /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`).
     public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>) -> [ScanPass] {
         let longSide = max(width, height)
         let hasQR = formats.contains(.qr)
@@ -84,7 +85,10 @@ public final class BarcodeReader {
             if hasQR { passes.append(ScanPass([.invert, .upscale(2)])) }
         }
         if longSide <= 500 { passes.append(ScanPass([.upscale(3), .pad(10)])) }
-        if hasQR { passes.append(ScanPass([.erode])) }
+        if hasQR {
+            passes.append(ScanPass([.erode]))
+            passes.append(ScanPass([.rectify]))
+        }
         if hasLinear {
             let pre: [ScanPass.Step] = longSide > 1200 ? [.downscale(max(2, shrink))] : []
             for angle in [45, 30, 60, 15, 75] {
@@ -94,14 +98,17 @@ public final class BarcodeReader {
         return passes
     }
 
-    /// Keeps one result per physical 1D code. zbar can decode the same blurred EAN two ways on
-    /// different scan lines (both with valid check digits); the reading more lines agreed on wins.
+    /// Keeps one result per physical code. zbar can decode the same blurred EAN two ways on
+    /// different scan lines (both with valid check digits): the reading more lines agreed on
+    /// wins. A pass that scans several candidate images (rectification) can read one code more
+    /// than once: the copies are dropped.
     static func resolveConflicts(_ results: [ScanResult]) -> [ScanResult] {
         var kept: [ScanResult] = []
         for r in results.sorted(by: { $0.quality > $1.quality }) {
-            if r.format.isLinear, kept.contains(where: { $0.format == r.format && $0.text != r.text && overlaps($0.points, r.points) }) {
-                continue
+            let clash = kept.contains { k in
+                k.format == r.format && (k.bytes == r.bytes || r.format.isLinear) && overlaps(k.points, r.points)
             }
+            if clash { continue }
             kept.append(r)
         }
         // Report in zbar's order (top-to-bottom scan order), not by quality.

@@ -8,6 +8,7 @@ struct PointMap: Sendable {
         case rotation(RotationGeometry)
         /// Add this to both coordinates (a pad of m maps back with -m).
         case offset(Int)
+        case homography(Homography)
     }
 
     /// Applied last-first: the innermost transform is undone first.
@@ -18,6 +19,9 @@ struct PointMap: Sendable {
     /// This map, extended by a later transform whose inverse is `piece`.
     func after(_ piece: Piece) -> PointMap { PointMap(pieces: pieces + [piece]) }
 
+    /// This map followed by all of `later`'s pieces.
+    func appending(_ later: PointMap) -> PointMap { PointMap(pieces: pieces + later.pieces) }
+
     func callAsFunction(_ x: Int, _ y: Int) -> ScanPoint {
         var px = Double(x), py = Double(y)
         for piece in pieces.reversed() {
@@ -26,6 +30,8 @@ struct PointMap: Sendable {
                 px *= f; py *= f
             case .offset(let d):
                 px += Double(d); py += Double(d)
+            case .homography(let h):
+                (px, py) = h.apply(px, py)
             case .rotation(let g):
                 (px, py) = g.sourcePoint(x: px, y: py)
             }

@@ -15,6 +15,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         case pad(Int)
         case erode
         case sharpen
+        /// QR only: warp the code found by its finder patterns to an upright square.
+        case rectify
 
         public var description: String {
             switch self {
@@ -28,6 +30,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .pad(let p): return "pad-\(p)"
             case .erode: return "erode"
             case .sharpen: return "sharpen"
+            case .rectify: return "rectify"
             }
         }
     }
@@ -40,16 +43,17 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { steps.isEmpty ? "plain" : steps.map(\.description).joined(separator: "+") }
 
-    /// Applies the steps; returns nil when a step has nothing to add (e.g. stretching a full-range
-    /// image), so the pass is skipped rather than repeating an earlier one.
-    func apply(to image: GrayImage) -> (image: GrayImage, map: PointMap)? {
+    /// Applies the steps; returns no image when a step has nothing to add (e.g. stretching a
+    /// full-range image), so the pass is skipped rather than repeating an earlier one, and
+    /// several when a step offers candidates (rectification).
+    func apply(to image: GrayImage) -> [(image: GrayImage, map: PointMap)] {
         var current = image
         var map = PointMap.identity
-        for step in steps {
+        for (index, step) in steps.enumerated() {
             let next: GrayImage
             switch step {
             case .downscale(let f):
-                guard current.width / f >= 16, current.height / f >= 16 else { return nil }
+                guard current.width / f >= 16, current.height / f >= 16 else { return [] }
                 next = current.withView { $0.downscaled(by: f) }
                 map = map.after(.scale(Double(f)))
             case .upscale(let f):
@@ -58,7 +62,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .invert:
                 next = current.withView { $0.inverted() }
             case .stretch:
-                guard let s = current.withView({ $0.contrastStretched() }) else { return nil }
+                guard let s = current.withView({ $0.contrastStretched() }) else { return [] }
                 next = s
             case .blur:
                 next = current.withView { $0.blurred() }
@@ -72,6 +76,12 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 next = current.withView { $0.eroded() }
             case .sharpen:
                 next = current.withView { $0.sharpened() }
+            case .rectify:
+                // Several candidate warps; each continues through the remaining steps.
+                let rest = ScanPass(Array(steps[(index + 1)...]))
+                return QRRectifier.candidates(from: current).flatMap { candidate in
+                    rest.apply(to: candidate.image).map { ($0.image, map.after(.homography(candidate.toSource)).appending($0.map)) }
+                }
             case .rotate(let d):
                 let (rotated, geometry) = current.withView { $0.rotated(degrees: Double(d)) }
                 next = rotated
@@ -79,7 +89,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             }
             current = next
         }
-        return (current, map)
+        return [(current, map)]
     }
 }
 
@@ -105,6 +115,7 @@ extension ScanPass {
             case ("binarize", nil): step = .binarize
             case ("erode", nil): step = .erode
             case ("sharpen", nil): step = .sharpen
+            case ("rectify", nil): step = .rectify
             default: step = nil
             }
             guard let step else {

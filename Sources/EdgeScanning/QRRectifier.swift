@@ -1,0 +1,109 @@
+import Foundation  // hypot
+import EdgeImaging
+
+/// Rectification for QR codes zbar cannot locate on its own (SCN-4): photographed at a steep
+/// angle, sheared, or with finder patterns its line clustering misses. Finds the three finder
+/// patterns, takes them as the corners of an upright square, and warps the image so the code
+/// stands square with a quiet zone; zbar then reads the warped image.
+enum QRRectifier {
+    struct Candidate {
+        let image: GrayImage
+        /// Maps rectified-image points back to the source image.
+        let toSource: Homography
+    }
+
+    /// Up to `limit` rectified images, best-looking finder triple first.
+    static func candidates(from image: GrayImage, limit: Int = 3) -> [Candidate] {
+        let binary = image.withView { $0.binarized() }
+        let finders = QRFinderLocator.locate(in: binary)
+        guard finders.count >= 3 else { return [] }
+        var triples: [(score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)] = []
+        for i in 0..<finders.count {
+            for j in (i + 1)..<finders.count {
+                for k in (j + 1)..<finders.count {
+                    if let t = orient(finders[i], finders[j], finders[k]) { triples.append(t) }
+                }
+            }
+        }
+        // Perspective moves the fourth corner away from where a parallelogram would put it; try a
+        // small grid of positions around that guess (in module units along the code's axes).
+        let shifts: [(Double, Double)] = [(0, 0)] + [-4.0, -2, 2, 4].flatMap { dx in [(dx, 0.0)] } + [-4.0, -2, 2, 4].map { (0.0, $0) }
+            + [(-2, -2), (2, 2), (-2, 2), (2, -2), (-4, -4), (4, 4), (-4, 4), (4, -4)]
+        return triples.sorted { $0.score < $1.score }.prefix(limit).flatMap { t in
+            shifts.compactMap { warp(image, corner: t.corner, right: t.right, down: t.down, shift: $0) }
+        }
+    }
+
+    /// Picks which finder is the corner (top-left) and orders the other two so that, read
+    /// upright, one is to its right and one below; nil when the three do not form a plausible L.
+    private static func orient(_ a: QRFinderLocator.Finder, _ b: QRFinderLocator.Finder, _ c: QRFinderLocator.Finder)
+        -> (score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)? {
+        let modules = [a.module, b.module, c.module]
+        guard let mMin = modules.min(), let mMax = modules.max(), mMax < mMin * 2 else { return nil }
+        func d(_ p: QRFinderLocator.Finder, _ q: QRFinderLocator.Finder) -> Double {
+            ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        }
+        // The corner is opposite the longest side.
+        let options = [(a, b, c, d(b, c)), (b, a, c, d(a, c)), (c, a, b, d(a, b))]
+        guard let best = options.max(by: { $0.3 < $1.3 }) else { return nil }
+        let (corner, p, q, _) = best
+        let l1 = d(corner, p), l2 = d(corner, q)
+        let module = (a.module + b.module + c.module) / 3
+        // At least a version-1 code apart (14 modules between centres), sides within 2:1.
+        guard min(l1, l2) > module * 10, max(l1, l2) < min(l1, l2) * 2 else { return nil }
+        let cosAngle = ((p.x - corner.x) * (q.x - corner.x) + (p.y - corner.y) * (q.y - corner.y)) / (l1 * l2)
+        guard abs(cosAngle) < 0.85 else { return nil }  // between about 30 and 150 degrees (strong shear)
+        // Image y grows downwards: right x down is positive for an upright (unmirrored) code.
+        let cross = (p.x - corner.x) * (q.y - corner.y) - (p.y - corner.y) * (q.x - corner.x)
+        let (right, down) = cross > 0 ? (p, q) : (q, p)
+        // Lower is better: square, equal sides, similar module sizes, and well-confirmed finders
+        // (a pattern seen on one or two rows is often a false match inside the code).
+        let weakest = Double(min(a.hits, b.hits, c.hits))
+        let score = abs(cosAngle) + abs(l1 - l2) / max(l1, l2) + (mMax - mMin) / mMax + 1 / weakest
+        return (score, corner, right, down)
+    }
+
+    private static func warp(_ image: GrayImage, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder,
+                             down: QRFinderLocator.Finder, shift: (Double, Double)) -> Candidate? {
+        let module = (corner.module + right.module + down.module) / 3
+        let side = ((hypot(right.x - corner.x, right.y - corner.y) + hypot(down.x - corner.x, down.y - corner.y)) / 2)
+        // Modules between the finder centres, rounded to a valid QR size (17 + 4v) minus 7.
+        let version = max(1, min(40, Int(((side / module + 7 - 17) / 4).rounded())))
+        let dimension = Double(17 + 4 * version)
+        let centreSpan = dimension - 7
+        // The fourth finder-centre position, as if the code were a parallelogram; zbar's own
+        // decoder corrects what perspective leaves over.
+        let ux = (right.x - corner.x) / centreSpan, uy = (right.y - corner.y) / centreSpan  // one module right
+        let vx = (down.x - corner.x) / centreSpan, vy = (down.y - corner.y) / centreSpan    // one module down
+        let fourth = (x: right.x + down.x - corner.x + shift.0 * ux + shift.1 * vx,
+                      y: right.y + down.y - corner.y + shift.0 * uy + shift.1 * vy)
+        let scale = 4.0  // output pixels per module
+        let quiet = 4.0  // modules of white around the code
+        func out(_ mx: Double, _ my: Double) -> (x: Double, y: Double) { ((mx + quiet) * scale, (my + quiet) * scale) }
+        let dst = [out(3.5, 3.5), out(3.5 + centreSpan, 3.5), out(3.5, 3.5 + centreSpan), out(3.5 + centreSpan, 3.5 + centreSpan)]
+        let src = [(x: corner.x, y: corner.y), (x: right.x, y: right.y), (x: down.x, y: down.y), fourth]
+        guard let toSource = Homography(from: dst, to: src) else { return nil }
+        let size = Int((dimension + 2 * quiet) * scale)
+        var rectified = GrayImage(width: size, height: size)
+        let w = image.width, h = image.height
+        image.pixels.withUnsafeBufferPointer { px in
+            rectified.pixels.withUnsafeMutableBufferPointer { dstPx in
+                for y in 0..<size {
+                    for x in 0..<size {
+                        let s = toSource.apply(Double(x) + 0.5, Double(y) + 0.5)
+                        let sx = s.x - 0.5, sy = s.y - 0.5
+                        guard sx >= 0, sy >= 0, sx < Double(w - 1), sy < Double(h - 1) else { continue }
+                        let x0 = Int(sx), y0 = Int(sy)
+                        let fx = sx - Double(x0), fy = sy - Double(y0)
+                        let i = y0 * w + x0
+                        let top = Double(px[i]) + (Double(px[i + 1]) - Double(px[i])) * fx
+                        let bottom = Double(px[i + w]) + (Double(px[i + w + 1]) - Double(px[i + w])) * fx
+                        dstPx[y * size + x] = UInt8(top + (bottom - top) * fy + 0.5)
+                    }
+                }
+            }
+        }
+        return Candidate(image: rectified, toSource: toSource)
+    }
+}
+
