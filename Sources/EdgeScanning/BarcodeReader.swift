@@ -78,6 +78,8 @@ public final class BarcodeReader {
         passes.append(ScanPass([.blur]))
         passes.append(ScanPass([.binarize]))
         passes.append(ScanPass([.blur, .binarize]))
+        // Light-on-dark codes (dark-mode screens) need the same help as dark-on-light ones.
+        if hasQR { passes.append(ScanPass([.invert, .binarize])) }
         if shrink == 1 && longSide >= 400 { passes.append(ScanPass([.downscale(2)])) }
         if longSide <= 1000 {
             passes.append(ScanPass([.upscale(2), .pad(10)]))
