@@ -338,16 +338,19 @@ def frames_section(bench, quick):
 
 
 # ---------------------------------------------------------------------------------- process
-def wall_ms(cmd, runs):
-    run(cmd)                                                             # warm the page cache
-    samples = []
+def wall_ms(cmds, runs):
+    """Median wall ms of each command; the commands alternate so load drift hits both alike."""
+    samples = [[] for _ in cmds]
+    for cmd in cmds:
+        run(cmd)                                                         # warm the page cache
     for _ in range(runs):
-        t0 = time.perf_counter_ns()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        samples.append((time.perf_counter_ns() - t0) / 1e6)
-        if p.returncode not in (0, 1, 4):                               # 4: zbarimg found nothing
-            say(f"  warning: {' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-200:]}")
-    return statistics.median(samples)
+        for cmd, out in zip(cmds, samples):
+            t0 = time.perf_counter_ns()
+            p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            out.append((time.perf_counter_ns() - t0) / 1e6)
+            if p.returncode not in (0, 1, 4):                           # 4: zbarimg found nothing
+                say(f"  warning: {' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-200:]}")
+    return [statistics.median(s) for s in samples]
 
 
 def process_section(edge_bin, quick):
@@ -356,8 +359,7 @@ def process_section(edge_bin, quick):
     say(f"{'image':<28}{'edge scan ms':>13}{'zbarimg ms':>12}{'ratio':>8}")
     out = []
     for image in ("samples/po-code128.png", "samples/linking-code.png"):
-        e = wall_ms([str(edge_bin), "scan", "--image", str(ROOT / image)], runs)
-        z = wall_ms(["zbarimg", "-q", str(ROOT / image)], runs)
+        e, z = wall_ms([[str(edge_bin), "scan", "--image", str(ROOT / image)], ["zbarimg", "-q", str(ROOT / image)]], runs)
         say(f"{image:<28}{fmt(e):>13}{fmt(z):>12}{fmt(ratio(e, z)):>8}")
         out.append(dict(image=image, edge_ms=e, zbarimg_ms=z, ratio_edge_zbarimg=ratio(e, z)))
     say("ratio = edge / zbarimg (<1: the edge process is faster). Both with all their default symbologies.")
@@ -369,7 +371,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (CI smoke); same output shape")
     ap.add_argument("--json", metavar="FILE", help="also write all figures as JSON")
-    ap.add_argument("--photos", metavar="DIR", default=str(ROOT.parent / "shared" / "data" / "photos"))
+    ap.add_argument("--photos", metavar="DIR", default=str(ROOT.parent / "shared" / "data" / "photos"),
+                    help="photo set (default: ../shared/data/photos from the package root)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already built")
     args = ap.parse_args()
     missing = [t for t in ("zbarimg", "qrencode", "zint") if not shutil.which(t)]
@@ -408,7 +411,12 @@ def main():
         say(f"whole process {p['image']}: edge {fmt(p['edge_ms'], 1)} ms vs zbarimg {fmt(p['zbarimg_ms'], 1)} ms, "
             f"ratio {fmt(p['ratio_edge_zbarimg'])} ({'edge faster' if p['edge_ms'] < p['zbarimg_ms'] else 'edge NOT faster'})")
     if args.json:
-        Path(args.json).write_text(json.dumps(dict(environment=env, photos=photos, frames=frames, process=process),
+        summary = dict(photos=t, edge_misreads=len(photos["misreads"]), bar_ms=BAR_MS,
+                       frame_4sym_one_core_ms={r["frame"]: r["edge_one_core"].get("median_ms")
+                                               for r in frames if r["formats"] == FRAME_SETS[-1]},
+                       process_ratio_edge_zbarimg={p["image"]: p["ratio_edge_zbarimg"] for p in process})
+        Path(args.json).write_text(json.dumps(dict(environment=env, summary=summary, photos=photos, frames=frames,
+                                                   process=process),
                                               indent=1, ensure_ascii=False))
         say(f"figures written to {args.json}")
 
