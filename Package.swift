@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Decision: library and executable code imports FoundationEssentials, never the full Foundation,
+// which loads ICU and costs ~5 ms at every `edge` start (SCN-12 measures the whole process against
+// zbarimg's). `edge` is a Linux agent; FoundationEssentials is part of its toolchain.
+//
 // Decision: module names carry an `Edge` prefix so they never collide with system or package
 // module names (there is a `Scanning`/`Imaging` in more than one ecosystem).
 let package = Package(

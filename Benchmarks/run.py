@@ -90,7 +90,9 @@ def ratio(a, b):
 # ---------------------------------------------------------------------------------- build
 def build(scratch):
     for product in ("edge-bench", "edge"):
-        cmd = ["swift", "build", "-c", "release", "--product", product]
+        # The deployed build: release with the Swift runtime linked statically (README), which
+        # starts ~2.5 ms faster than resolving the shared Swift libraries.
+        cmd = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", product]
         if os.environ.get("EDGE_SCRATCH"):
             cmd += ["--scratch-path", str(scratch)]
         say(f"building: {' '.join(cmd)}")

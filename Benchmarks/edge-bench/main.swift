@@ -66,7 +66,14 @@ func frame(_ path: String, _ list: String, reps: Int) throws {
     let formats = try BarcodeFormat.parseList(list)
     // The camera preset is what live scanning uses; "still" is the full pass plan at density 1.
     let still = ProcessInfo.processInfo.environment["EDGE_FRAME_OPTIONS"] == "still"
-    let reader = try BarcodeReader(options: still ? ReaderOptions(formats: formats) : .cameraFrame(formats: formats))
+    var options = still ? ReaderOptions(formats: formats) : .cameraFrame(formats: formats)
+    // Experiments: EDGE_FRAME_DENSITY and EDGE_FRAME_PASSES override the preset.
+    if let d = ProcessInfo.processInfo.environment["EDGE_FRAME_DENSITY"].flatMap({ Int($0) }) { options.scanDensity = d }
+    if let p = ProcessInfo.processInfo.environment["EDGE_FRAME_PASSES"] {
+        options.passes = try p.split(separator: ",").map { try ScanPass(parsing: String($0)) }
+        options.maxPasses = options.passes?.count ?? 1
+    }
+    let reader = try BarcodeReader(options: options)
     _ = try reader.read(image)  // warm-up
     let clock = ContinuousClock()
     var samples: [Double] = []

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import FoundationEssentials
 #endif
 
 /// Loads PNG, JPEG and PNM images as 8-bit luminance (SCN-1), refusing bad input with an

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc  // cos, sin
 
 /// Geometry of a rotation done by `ImageView.rotated(degrees:)`: the output canvas is enlarged
 /// so nothing is cut off, and both images share their centre.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `linking-code` (SCN-6, ENR-1..3): decides which payloads are linking-code *candidates*, then
 /// validates them with the ENR-2 scanned normalisation and ENR-3 messages.

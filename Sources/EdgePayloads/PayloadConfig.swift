@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The payload part of `edge.json`: the sponsor table (ENR-4) and configured classes (SCN-6).
 ///

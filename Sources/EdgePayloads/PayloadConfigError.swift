@@ -46,7 +46,7 @@ extension CodedError where Code == PayloadConfigErrorCode {
             let at = ctx.codingPath.isEmpty ? "the configuration" : pathString(ctx.codingPath)
             return PayloadConfigError(.wrongType, "\(at) must be \(typeName(type)), not null", context: pathContext(ctx.codingPath))
         case .dataCorrupted(let ctx):
-            let underlying = ctx.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            let underlying = ctx.underlyingError.map { " (\(String(describing: $0)))" } ?? ""
             if ctx.codingPath.isEmpty {
                 return PayloadConfigError(.malformedJSON, "the configuration is not valid JSON\(underlying)")
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of the sponsor pattern table (ENR-4): prefix -> sponsor id and backend URL.
 ///

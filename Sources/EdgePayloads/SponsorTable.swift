@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The sponsor pattern table (ENR-4): linking-code prefix -> sponsor. Ships as configuration.
 ///

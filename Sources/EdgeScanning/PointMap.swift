@@ -6,8 +6,8 @@ struct PointMap: Sendable {
         /// Multiply by this factor (a downscale by 2 maps back with 2).
         case scale(Double)
         case rotation(RotationGeometry)
-        /// Add this to both coordinates (a pad of m maps back with -m).
-        case offset(Int)
+        /// Add these to the coordinates (a pad of m maps back with -m, a crop at x, y with x, y).
+        case translate(Int, Int)
         case homography(Homography)
     }
 
@@ -28,8 +28,8 @@ struct PointMap: Sendable {
             switch piece {
             case .scale(let f):
                 px *= f; py *= f
-            case .offset(let d):
-                px += Double(d); py += Double(d)
+            case .translate(let dx, let dy):
+                px += Double(dx); py += Double(dy)
             case .homography(let h):
                 (px, py) = h.apply(px, py)
             case .rotation(let g):

@@ -1,4 +1,4 @@
-import Foundation  // hypot
+import Glibc  // hypot
 import EdgeImaging
 
 /// Rectification for QR codes zbar cannot locate on its own (SCN-4): photographed at a steep

@@ -71,7 +71,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .pad(let percent):
                 let margin = max(8, max(current.width, current.height) * percent / 100)
                 next = current.withView { $0.padded(by: margin) }
-                map = map.after(.offset(-margin))
+                map = map.after(.translate(-margin, -margin))
             case .erode:
                 next = current.withView { $0.eroded() }
             case .sharpen:

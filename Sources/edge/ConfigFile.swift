@@ -1,5 +1,5 @@
 import EdgePayloads
-import Foundation
+import FoundationEssentials
 
 /// The station's configuration file: sponsor prefix table and extra payload classes (SCN-6, ENR-4).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Prints scan records as readable lines or JSON Lines.
 struct ResultPrinter {

@@ -2,7 +2,7 @@ import ArgumentParser
 import EdgeImaging
 import EdgePayloads
 import EdgeScanning
-import Foundation
+import FoundationEssentials
 
 /// `edge scan --image FILE...`: decode still images with the same pipeline the cameras use (SCN-9).
 struct ScanCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import EdgePayloads
 import EdgeScanning
-import Foundation
+import FoundationEssentials
 
 /// One line of `edge scan --json` output; its shape is models/scan-result.schema.json.
 struct ScanRecord: Encodable {
