@@ -117,12 +117,17 @@ public final class BarcodeReader {
         return results.filter { r in kept.contains(r) }
     }
 
+    /// Do two reads come from the same physical code? Their boxes, each grown by a quarter of
+    /// its longer side, meet. 1D scan points are lines through the bars, so a misread on a row
+    /// further down the same barcode lies outside the good read's box but within that margin.
+    /// Decision: two different 1D codes printed closer than a quarter of their length count as
+    /// one and only the better-supported is reported; a missed second code costs a rescan, a
+    /// wrong GTIN on a goods receipt costs more.
     private static func overlaps(_ a: [ScanPoint], _ b: [ScanPoint]) -> Bool {
         guard let ax0 = a.map(\.x).min(), let ax1 = a.map(\.x).max(), let ay0 = a.map(\.y).min(), let ay1 = a.map(\.y).max(),
               let bx0 = b.map(\.x).min(), let bx1 = b.map(\.x).max(), let by0 = b.map(\.y).min(), let by1 = b.map(\.y).max()
         else { return false }
-        // 1D scan points are lines: give them some height so parallel scan lines meet.
-        let slack = 8
+        let slack = max(8, max(ax1 - ax0, ay1 - ay0, bx1 - bx0, by1 - by0) / 4)
         return ax0 - slack <= bx1 && bx0 - slack <= ax1 && ay0 - slack <= by1 && by0 - slack <= ay1
     }
 

@@ -147,5 +147,8 @@ final class BarcodeReaderTests: XCTestCase {
         }
         let kept = BarcodeReader.resolveConflicts([r("5000213002834", 3, y: 50), r("1040183002834", 40, y: 52), r("4006381333931", 9, y: 400)])
         XCTAssertEqual(kept.map(\.text), ["1040183002834", "4006381333931"])
+        // A misread on a scan line further down the same 190 px wide barcode is still the same code.
+        let lower = BarcodeReader.resolveConflicts([r("9780201752847", 49, y: 10), r("1190208758847", 6, y: 50)])
+        XCTAssertEqual(lower.map(\.text), ["9780201752847"])
     }
 }

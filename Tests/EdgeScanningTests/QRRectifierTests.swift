@@ -1,0 +1,50 @@
+import EdgeImaging
+@testable import EdgeScanning
+import XCTest
+
+final class QRRectifierTests: XCTestCase {
+    func testFinderPatternsOfAnUprightCodeAreFoundAtTheirCentres() throws {
+        // qrencode -s 8 -m 4, version 1: finder centres at (4 + 3.5) * 8 = 60 and (4 + 21 - 3.5) * 8 = 172.
+        let image = try TestImages.sample("linking-code.png").withView { $0.binarized() }
+        let finders = QRFinderLocator.locate(in: image)
+        XCTAssertEqual(finders.count, 3, "\(finders)")
+        for (x, y) in [(60.0, 60.0), (172.0, 60.0), (60.0, 172.0)] {
+            let f = try XCTUnwrap(finders.first { abs($0.x - x) < 2 && abs($0.y - y) < 2 }, "no finder near \(x),\(y): \(finders)")
+            XCTAssertEqual(f.module, 8, accuracy: 1)
+        }
+    }
+
+    func testPerspectiveCodeIsReadByTheRectifyPassAndCornersMapBack() throws {
+        // samples/linking-code.png under a perspective warp (ImageMagick -distort Perspective):
+        // zbar alone does not find it.
+        let image = try ImageLoader.load(path: TestImages.fixture("perspective-qr.png"))
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [])
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(image)
+        let result = try XCTUnwrap(results.first)
+        XCTAssertEqual(results.count, 1, "candidates reading the same code are reported once")
+        XCTAssertEqual(result.text, "AB-7KX-M4PQR")
+        XCTAssertEqual(result.pass.description, "rectify")
+        XCTAssertEqual(result.points.count, 4)
+        for p in result.points {
+            XCTAssertTrue((0...image.width).contains(p.x) && (0...image.height).contains(p.y), "\(p)")
+        }
+    }
+
+    func testNoFindersNoCandidates() {
+        XCTAssertTrue(QRRectifier.candidates(from: GrayImage(width: 300, height: 200)).isEmpty)
+        XCTAssertTrue(QRRectifier.candidates(from: GrayImage(width: 5, height: 5)).isEmpty)
+    }
+
+    func testHomographyMapsTheFourPointsAndRefusesDegenerateOnes() throws {
+        let from = [(x: 0.0, y: 0.0), (x: 100.0, y: 0.0), (x: 0.0, y: 100.0), (x: 100.0, y: 100.0)]
+        let to = [(x: 10.0, y: 5.0), (x: 90.0, y: 20.0), (x: 0.0, y: 110.0), (x: 120.0, y: 95.0)]
+        let h = try XCTUnwrap(Homography(from: from, to: to))
+        for (a, b) in zip(from, to) {
+            let m = h.apply(a.x, a.y)
+            XCTAssertEqual(m.x, b.x, accuracy: 1e-6)
+            XCTAssertEqual(m.y, b.y, accuracy: 1e-6)
+        }
+        let collinear = [(x: 0.0, y: 0.0), (x: 1.0, y: 1.0), (x: 2.0, y: 2.0), (x: 3.0, y: 3.0)]
+        XCTAssertNil(Homography(from: collinear, to: to))
+    }
+}
