@@ -38,7 +38,13 @@ extension ImageView {
 
     /// Adaptive threshold against the local mean over a square window (integral image): evens
     /// out shadows and uneven lighting across a photographed label. Output is 0 or 255.
-    public func binarized(window: Int? = nil, offset: Int = 8) -> GrayImage {
+    ///
+    /// Inside a dark area wider than the window the local mean equals the pixel, so the local
+    /// test alone turns it white, keeping only its outline. That outline-only image is what the
+    /// `binarize` scan pass wants (measured: zbar reads more photos from it); shape detection
+    /// (QR finder patterns) needs solid areas, so with `keepDarkAreas` a pixel whose local mean
+    /// is itself below the global (Otsu) threshold is decided by that global threshold.
+    public func binarized(window: Int? = nil, offset: Int = 8, keepDarkAreas: Bool = false) -> GrayImage {
         let w = width, h = height
         var out = GrayImage(width: w, height: h, fill: 255)
         guard w > 0, h > 0 else { return out }
@@ -57,6 +63,7 @@ extension ImageView {
                 }
             }
         }
+        let global = keepDarkAreas ? otsuThreshold() : 0
         integral.withUnsafeBufferPointer { ii in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
@@ -67,12 +74,34 @@ extension ImageView {
                         let count = UInt64((y1 - y0) * (x1 - x0))
                         let v = Int(pixels[y * rowStride + x])
                         let mean = Int(sum / count)
-                        dst[y * w + x] = v < mean - offset ? 0 : 255
+                        let dark = v < mean - offset || (mean < global && v < global)
+                        dst[y * w + x] = dark ? 0 : 255
                     }
                 }
             }
         }
         return out
+    }
+
+    /// Otsu's threshold: the gray level that best splits the histogram into two classes.
+    public func otsuThreshold() -> Int {
+        var histogram = [Int](repeating: 0, count: 256)
+        forEachRow { row in for v in row { histogram[Int(v)] += 1 } }
+        let total = Double(width * height)
+        guard total > 0 else { return 128 }
+        let sumAll = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset * $1.element) }
+        var weightBelow = 0.0, sumBelow = 0.0, best = 0.0, threshold = 128
+        for level in 0..<256 {
+            weightBelow += Double(histogram[level])
+            if weightBelow == 0 { continue }
+            let weightAbove = total - weightBelow
+            if weightAbove == 0 { break }
+            sumBelow += Double(level * histogram[level])
+            let meanBelow = sumBelow / weightBelow, meanAbove = (sumAll - sumBelow) / weightAbove
+            let between = weightBelow * weightAbove * (meanBelow - meanAbove) * (meanBelow - meanAbove)
+            if between > best { best = between; threshold = level + 1 }
+        }
+        return threshold
     }
 
     /// 3x3 box blur: suppresses sensor noise and halftone dots that break zbar's edge detector.

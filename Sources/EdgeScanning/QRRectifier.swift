@@ -14,8 +14,13 @@ enum QRRectifier {
 
     /// Up to `limit` rectified images, best-looking finder triple first.
     static func candidates(from image: GrayImage, limit: Int = 3) -> [Candidate] {
-        let binary = image.withView { $0.binarized() }
-        let finders = QRFinderLocator.locate(in: binary)
+        // Finder patterns from both thresholdings: the solid one finds finders larger than the
+        // threshold window, the outline one keeps finders whose centre blurred into the ring.
+        var finders = QRFinderLocator.locate(in: image.withView { $0.binarized(keepDarkAreas: true) })
+        for f in QRFinderLocator.locate(in: image.withView { $0.binarized() })
+        where !finders.contains(where: { abs($0.x - f.x) < $0.module * 2 && abs($0.y - f.y) < $0.module * 2 }) {
+            finders.append(f)
+        }
         guard finders.count >= 3 else { return [] }
         var triples: [(score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)] = []
         for i in 0..<finders.count {

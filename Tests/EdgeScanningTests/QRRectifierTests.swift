@@ -5,11 +5,11 @@ import XCTest
 final class QRRectifierTests: XCTestCase {
     func testFinderPatternsOfAnUprightCodeAreFoundAtTheirCentres() throws {
         // qrencode -s 8 -m 4, version 1: finder centres at (4 + 3.5) * 8 = 60 and (4 + 21 - 3.5) * 8 = 172.
-        let image = try TestImages.sample("linking-code.png").withView { $0.binarized() }
+        let image = try TestImages.sample("linking-code.png").withView { $0.binarized(keepDarkAreas: true) }
         let finders = QRFinderLocator.locate(in: image)
-        XCTAssertEqual(finders.count, 3, "\(finders)")
+        XCTAssertGreaterThanOrEqual(finders.count, 3, "\(finders)")
         for (x, y) in [(60.0, 60.0), (172.0, 60.0), (60.0, 172.0)] {
-            let f = try XCTUnwrap(finders.first { abs($0.x - x) < 2 && abs($0.y - y) < 2 }, "no finder near \(x),\(y): \(finders)")
+            let f = try XCTUnwrap(finders.prefix(3).first { abs($0.x - x) < 2 && abs($0.y - y) < 2 }, "no strong finder near \(x),\(y): \(finders)")
             XCTAssertEqual(f.module, 8, accuracy: 1)
         }
     }
