@@ -21,16 +21,21 @@ let package = Package(
         .systemLibrary(name: "CZbar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
         .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
+        .target(name: "EdgeCrypto", dependencies: ["CLibCrypto", "EdgeCore"]),
+        .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
+        .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto"]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads",
+            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -40,6 +45,9 @@ let package = Package(
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
+        .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto"]),
+        .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto"]),
+        .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto"]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import ArgumentParser
 struct EdgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edge",
-        abstract: "Scanning-station agent: decode barcodes and say what they are.",
-        subcommands: [ScanCommand.self]
+        abstract: "Scanning-station agent: decode barcodes, say what they are, keep secrets.",
+        subcommands: [ScanCommand.self, VaultCommand.self, DeviceIDCommand.self]
     )
 }

@@ -9,18 +9,22 @@ enum Output {
 
     static func stderr(_ line: String) { write(line + "\n", to: STDERR_FILENO) }
 
+    /// Raw bytes to stdout (secret values: no newline added, nothing transformed).
+    static func stdoutBytes(_ bytes: UnsafeRawBufferPointer) { write(bytes, to: STDOUT_FILENO) }
+
     /// Writes all bytes, retrying EINTR and short writes; a closed pipe ends the output quietly.
     private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
+        Array(text.utf8).withUnsafeBytes { write($0, to: fd) }
+    }
+
+    private static func write(_ buffer: UnsafeRawBufferPointer, to fd: Int32) {
+        guard let base = buffer.baseAddress else { return }
         var offset = 0
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while offset < buffer.count {
-                let n = Glibc.write(fd, base + offset, buffer.count - offset)
-                if n > 0 { offset += n; continue }
-                if n < 0 && errno == EINTR { continue }
-                return
-            }
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            return
         }
     }
 

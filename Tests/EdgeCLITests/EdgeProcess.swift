@@ -28,11 +28,12 @@ struct EdgeProcess {
         return fallback
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], cwd: URL = packageRoot) throws -> Outcome {
-        try run(executable: executable(), arguments, environment: environment, cwd: cwd)
+    static func run(_ arguments: [String], environment: [String: String] = [:], cwd: URL = packageRoot, input: Data? = nil) throws -> Outcome {
+        try run(executable: executable(), arguments, environment: environment, cwd: cwd, input: input)
     }
 
-    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:], cwd: URL = packageRoot) throws -> Outcome {
+    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:], cwd: URL = packageRoot,
+                    input: Data? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -44,7 +45,13 @@ struct EdgeProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let inPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
         try process.run()
+        if let input {
+            inPipe.fileHandleForWriting.write(input)
+            try inPipe.fileHandleForWriting.close()
+        }
         // Read both pipes before waiting so a chatty child cannot block on a full pipe.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,10 @@
+#ifndef EDGE_CLIBCRYPTO_SHIM_H
+#define EDGE_CLIBCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/rand.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#endif

@@ -1,0 +1,17 @@
+/// What went wrong in EdgeCrypto, for callers that branch on it (the vault maps these to its own codes).
+public enum CryptoErrorCode: String, Sendable, Hashable {
+    /// The OpenSSL CSPRNG (RAND_bytes) reported failure; no bytes are returned.
+    case randomFailure
+    /// A key is not the size the algorithm needs (AES-256: 32 bytes).
+    case invalidKeySize
+    /// An AES-GCM nonce is not 12 bytes.
+    case invalidNonceSize
+    /// An AES-GCM tag is not 16 bytes.
+    case invalidTagSize
+    /// A requested length is negative or out of the algorithm's range (e.g. HKDF output > 255 × 32).
+    case invalidLength
+    /// AES-GCM tag mismatch: wrong key, nonce or AAD, or tampered ciphertext/tag.
+    case authenticationFailure
+    /// OpenSSL returned an error; `context["openssl"]` has its error string.
+    case libraryFailure
+}

@@ -1,0 +1,52 @@
+import CLibCrypto
+
+/// HKDF-SHA256 (RFC 5869), extract-then-expand, through OpenSSL's EVP_KDF "HKDF".
+public enum HKDF {
+    /// RFC 5869 limit: 255 blocks of the hash length.
+    public static let maxOutputByteCount = 255 * SHA256.byteCount
+
+    /// Derives `outputByteCount` (1...8160) bytes. An empty `salt` means RFC 5869's default
+    /// (32 zero bytes); an empty `info` means no context. Throws `.invalidLength` for an
+    /// out-of-range count and `.libraryFailure` if OpenSSL refuses (e.g. empty key material).
+    public static func deriveKey(inputKeyMaterial: SecureBytes, salt: [UInt8], info: [UInt8],
+                                 outputByteCount: Int = 32) throws(CryptoError) -> SecureBytes {
+        guard (1...maxOutputByteCount).contains(outputByteCount) else {
+            throw CryptoError(.invalidLength, "HKDF-SHA256 output must be 1 to \(maxOutputByteCount) bytes, got \(outputByteCount)",
+                              context: ["outputByteCount": "\(outputByteCount)"])
+        }
+        let kdf = try OpenSSL.nonNull(EVP_KDF_fetch(nil, "HKDF", nil), "EVP_KDF_fetch", "OpenSSL has no HKDF implementation")
+        defer { EVP_KDF_free(kdf) }
+        let context = try OpenSSL.nonNull(EVP_KDF_CTX_new(kdf), "EVP_KDF_CTX_new", "could not create an HKDF context")
+        defer { EVP_KDF_CTX_free(context) }
+
+        var output = SecureBytes(count: outputByteCount)
+        let result = inputKeyMaterial.withUnsafeBytes { ikm in
+            salt.withUnsafeBytes { salt in
+                info.withUnsafeBytes { info in
+                    output.withUnsafeMutableBytes { out in
+                        var params = [
+                            OSSL_PARAM_construct_utf8_string(OSSLParamName.digest.cString, UnsafeMutablePointer(mutating: OSSLParamName.sha256.cString), 0),
+                            octetString(OSSLParamName.key, ikm),
+                        ]
+                        // Absent rather than zero-length: OpenSSL then applies RFC 5869's defaults.
+                        if !salt.isEmpty { params.append(octetString(OSSLParamName.salt, salt)) }
+                        if !info.isEmpty { params.append(octetString(OSSLParamName.info, info)) }
+                        params.append(OSSL_PARAM_construct_end())
+                        return EVP_KDF_derive(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, &params)
+                    }
+                }
+            }
+        }
+        guard result == 1 else {
+            output.zeroize()
+            throw OpenSSL.failure("EVP_KDF_derive", "HKDF-SHA256 derivation failed")
+        }
+        return output
+    }
+
+    /// OSSL_PARAM_construct_octet_string. OpenSSL copies the bytes when the parameters are
+    /// applied; it never writes through the pointer, hence the `mutating` cast.
+    private static func octetString(_ name: OSSLParamName, _ bytes: UnsafeRawBufferPointer) -> OSSL_PARAM {
+        OSSL_PARAM_construct_octet_string(name.cString, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}

@@ -1,0 +1,33 @@
+import CTSS
+
+/// A TSS2_RC split into the parts callers classify on. TPM 2.0 Part 2, 6.6: a response code
+/// from the TPM itself has layer 0; format-1 codes (bit 7 set) carry the handle, session or
+/// parameter number in bits 8...11 (and bit 6), which must be masked off before comparing
+/// with constants such as TPM2_RC_INTEGRITY.
+struct TPMResponseCode: Sendable, Hashable {
+    let raw: TSS2_RC
+
+    init(_ raw: TSS2_RC) { self.raw = raw }
+
+    /// True when the code came from the TPM (not from ESAPI, SAPI, MU or the TCTI).
+    /// (TSS2_RC_LAYER_MASK is a function-like macro Swift cannot import; it is bits 16...23.)
+    var isFromTPM: Bool { raw & 0x00FF_0000 == 0 }
+
+    /// The error number with layer and handle/session/parameter fields removed.
+    var base: UInt32 {
+        let code = raw & 0xFFFF
+        return code & UInt32(TPM2_RC_FMT1) != 0 ? code & 0xBF : code & 0xFFF
+    }
+
+    /// "0x0000099d"-style hex, stable for logs and error context.
+    var hex: String {
+        let digits = String(raw, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// `Tss2_RC_Decode` text. The C function returns a thread-local buffer, so it is copied at once.
+    var decoded: String {
+        guard let text = Tss2_RC_Decode(raw) else { return "unknown" }
+        return String(cString: text)
+    }
+}

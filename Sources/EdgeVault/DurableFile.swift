@@ -1,0 +1,148 @@
+import EdgeCrypto
+import Glibc
+
+/// The vault's POSIX seam (`open`, `fstat`, `read`, `write`, `fsync`, `rename`, `unlink`,
+/// `mkdir`, `lstat`): every call retries EINTR and turns errno into a `VaultError` naming the
+/// file. Writes are atomic and durable (VLT-3): temp file in the same directory (mode 0600),
+/// write, fsync, rename over the target, fsync the directory.
+enum DurableFile {
+    static func read(_ path: String, maxBytes: Int) throws(VaultError) -> [UInt8] {
+        let fd = try openRetrying(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0)
+        defer { _ = close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
+        guard Int(info.st_size) <= maxBytes else {
+            throw VaultError(.tooLarge, "\(path) is larger than \(maxBytes) bytes", context: ["path": path])
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buf in Glibc.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled) }
+            if n > 0 { filled += n } else if n == 0 { break } else if errno != EINTR { throw failure("read", path) }
+        }
+        return Array(bytes[0..<filled])
+    }
+
+    /// Replaces `path` with `bytes` atomically and durably; `mode` applies to the new file.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(VaultError) {
+        let dir = directory(of: path)
+        var suffix = ""
+        for b in (try? randomSuffix()) ?? [] { suffix += String(b, radix: 16) }
+        let temp = "\(path).tmp-\(getpid())-\(suffix)"
+        let fd = try openRetrying(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        var ok = false
+        defer {
+            _ = close(fd)
+            if !ok { _ = unlink(temp) }
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written) }
+            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure("write", temp) }
+        }
+        guard fchmod(fd, mode) == 0 else { throw failure("chmod", temp) }
+        try fsyncRetrying(fd, temp)
+        guard rename(temp, path) == 0 else { throw failure("rename", path) }
+        ok = true
+        try syncDirectory(dir)
+    }
+
+    /// Crypto-erase of a file: overwrite with random bytes, fsync, unlink, fsync the directory.
+    /// (On copy-on-write or wear-levelled storage the overwrite is best effort; what makes the
+    /// secrets unrecoverable is that the key is gone from every place the vault controls.)
+    static func destroy(_ path: String) throws(VaultError) {
+        if let fd = try? openRetrying(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0) {
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_size > 0 {
+                var noise = (try? randomSuffix(count: Int(info.st_size))) ?? [UInt8](repeating: 0, count: Int(info.st_size))
+                _ = noise.withUnsafeMutableBytes { buf in pwrite(fd, buf.baseAddress, buf.count, 0) }
+                _ = fsync(fd)
+                for i in noise.indices { noise[i] = 0 }
+            }
+            _ = close(fd)
+        }
+        try remove(path)
+    }
+
+    static func remove(_ path: String) throws(VaultError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+        try syncDirectory(directory(of: path))
+    }
+
+    /// Creates `path` as a directory with mode 0700 if missing; refuses an existing one that is
+    /// not a directory, belongs to someone else, or is open to group/others.
+    static func ensurePrivateDirectory(_ path: String) throws(VaultError) {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw failure("create directory", path) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw failure("stat", path) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw VaultError(.insecureKeyFile, "\(path) is not a directory", context: ["path": path])
+        }
+        guard info.st_uid == geteuid() else {
+            throw VaultError(.insecureKeyFile, "\(path) belongs to another user", context: ["path": path])
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw VaultError(.insecureKeyFile, "\(path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8)); expected 700)",
+                             context: ["path": path])
+        }
+    }
+
+    static func list(_ dir: String) throws(VaultError) -> [String] {
+        guard let d = opendir(dir) else {
+            if errno == ENOENT { return [] }
+            throw failure("list", dir)
+        }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func syncDirectory(_ dir: String) throws(VaultError) {
+        let fd = try openRetrying(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        defer { _ = close(fd) }
+        try fsyncRetrying(fd, dir)
+    }
+
+    private static func fsyncRetrying(_ fd: Int32, _ path: String) throws(VaultError) {
+        while fsync(fd) != 0 {
+            if errno != EINTR { throw failure("fsync", path) }
+        }
+    }
+
+    static func openRetrying(_ path: String, _ flags: Int32, _ mode: mode_t) throws(VaultError) -> Int32 {
+        while true {
+            let fd = open(path, flags, mode)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            if errno == ENOENT { throw VaultError(.notFound, "\(path) does not exist", context: ["path": path]) }
+            throw failure("open", path)
+        }
+    }
+
+    /// Random bytes for temp names and overwrites (OpenSSL's CSPRNG).
+    private static func randomSuffix(count: Int = 6) throws(VaultError) -> [UInt8] {
+        do { return try Random.bytes(count) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+    }
+
+    static func failure(_ doing: String, _ path: String) -> VaultError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        return VaultError(.io, "cannot \(doing) \(path): \(reason)", context: ["path": path, "errno": String(code)])
+    }
+}

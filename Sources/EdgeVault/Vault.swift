@@ -1,0 +1,201 @@
+import EdgeCrypto
+import Glibc
+
+/// The token vault (vault.md), keyfile backend: named secrets in `<dir>/secrets/<name>.vault`,
+/// each an `Envelope` sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the current
+/// host key, bound to this device's id and the secret's name.
+///
+/// Decision: the device id (ENR-15) is itself the secret `device-id`, sealed with an empty
+/// device id in its AAD (it is what defines the device); every other secret's AAD carries it.
+public final class Vault {
+    public static let deviceIDName = "device-id"
+    /// Secrets are tokens and keys, not files: 64 KiB is generous, and the cap bounds memory.
+    public static let maxSecretBytes = 64 * 1024
+
+    public let directory: String
+    public let backend: VaultBackend = .keyfile
+    private let keys: HostKeyRing
+    private var cachedDeviceID: String?
+
+    private var secretsDirectory: String { directory + "/secrets" }
+
+    public init(directory: String) throws(VaultError) {
+        self.directory = directory
+        keys = HostKeyRing(vaultDirectory: directory)
+        try DurableFile.ensurePrivateDirectory(directory)
+        try DurableFile.ensurePrivateDirectory(secretsDirectory)
+    }
+
+    private func path(_ name: SecretName) -> String { secretsDirectory + "/" + name.value + ".vault" }
+
+    // MARK: secrets
+
+    public func put(_ value: SecureBytes, name: SecretName, notAfter: Int64? = nil) throws(VaultError) {
+        guard value.count <= Self.maxSecretBytes else {
+            throw VaultError(.tooLarge, "secret \(name) is larger than \(Self.maxSecretBytes) bytes", context: ["name": name.value])
+        }
+        let device = name.value == Self.deviceIDName ? "" : try deviceID()
+        let keyID = try keys.currentKeyID()
+        try write(value, name: name, device: device, keyID: keyID, notAfter: notAfter ?? 0)
+    }
+
+    public func get(_ name: SecretName) throws(VaultError) -> SecureBytes {
+        let device = name.value == Self.deviceIDName ? "" : try deviceID()
+        return try open(name, device: device).value
+    }
+
+    public func remove(_ name: SecretName) throws(VaultError) {
+        guard DurableFile.exists(path(name)) else {
+            throw VaultError(.notFound, "no secret named \(name)", context: ["name": name.value])
+        }
+        try DurableFile.destroy(path(name))
+    }
+
+    /// Every secret's metadata, read from the headers without decrypting anything.
+    public func list() throws(VaultError) -> [SecretInfo] {
+        var infos: [SecretInfo] = []
+        for file in try DurableFile.list(secretsDirectory) where file.hasSuffix(".vault") {
+            let envelope = try Envelope(decoding: DurableFile.read(secretsDirectory + "/" + file, maxBytes: Self.maxEnvelopeBytes))
+            infos.append(SecretInfo(name: String(file.dropLast(6)), backend: envelope.backend, keyID: Hex.encode(envelope.keyID),
+                                    created: envelope.created, notAfter: envelope.notAfter == 0 ? nil : envelope.notAfter))
+        }
+        return infos
+    }
+
+    /// Key ids present, the current one first.
+    public func keyIDs() throws(VaultError) -> [String] {
+        let current = try keys.currentKeyID()
+        return [Hex.encode(current)] + (try keys.allKeyIDs()).filter { $0 != current }.map(Hex.encode)
+    }
+
+    // MARK: device identity (ENR-15)
+
+    /// This station's UUID v4, created from the CSPRNG on first use and kept in the vault.
+    public func deviceID() throws(VaultError) -> String {
+        if let cachedDeviceID { return cachedDeviceID }
+        let name = try SecretName(Self.deviceIDName)
+        let id: String
+        if DurableFile.exists(path(name)) {
+            id = String(decoding: try open(name, device: "").value.withUnsafeBytes { Array($0) }, as: UTF8.self)
+        } else {
+            id = try Self.newUUIDv4()
+            try write(SecureBytes(Array(id.utf8)), name: name, device: "", keyID: try keys.currentKeyID(), notAfter: 0)
+        }
+        cachedDeviceID = id
+        return id
+    }
+
+    static func newUUIDv4() throws(VaultError) -> String {
+        var b: [UInt8]
+        do { b = try Random.bytes(16) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+        b[6] = (b[6] & 0x0F) | 0x40  // version 4
+        b[8] = (b[8] & 0x3F) | 0x80  // RFC 4122 variant
+        let h = Hex.encode(b)
+        let c = Array(h)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+
+    // MARK: rotation and erase (VLT-5, VLT-6)
+
+    public struct RotationReport: Sendable, Equatable {
+        public let newKeyID: String
+        public let rewritten: Int
+        public let keysDestroyed: Int
+    }
+
+    /// Re-encrypts every secret under a new key, then destroys keys no envelope uses. Each
+    /// envelope is replaced atomically, and old keys stay until nothing needs them, so an
+    /// interrupted rotation loses nothing: the next `rotate` finishes the job.
+    public func rotate() throws(VaultError) -> RotationReport {
+        let device = try deviceID()
+        let newKey = try keys.addKey()
+        var rewritten = 0
+        for info in try list() {
+            let name = try SecretName(info.name)
+            let d = name.value == Self.deviceIDName ? "" : device
+            let (value, envelope) = try open(name, device: d)
+            guard envelope.keyID != newKey else { continue }
+            try write(value, name: name, device: d, keyID: newKey, notAfter: envelope.notAfter, created: envelope.created)
+            rewritten += 1
+        }
+        let used = Set(try list().map(\.keyID))
+        var destroyed = 0
+        for id in try keys.allKeyIDs() where id != newKey && !used.contains(Hex.encode(id)) {
+            try keys.destroyKey(id)
+            destroyed += 1
+        }
+        return RotationReport(newKeyID: Hex.encode(newKey), rewritten: rewritten, keysDestroyed: destroyed)
+    }
+
+    /// Crypto-erase: destroys the key material first (so backups of the envelopes are useless),
+    /// then the envelopes, then the directories.
+    public func wipe() throws(VaultError) {
+        try keys.destroyAll()
+        for file in try DurableFile.list(secretsDirectory) { try DurableFile.destroy(secretsDirectory + "/" + file) }
+        _ = rmdir(keys.directory)
+        _ = rmdir(secretsDirectory)
+        _ = rmdir(directory)
+        cachedDeviceID = nil
+    }
+
+    // MARK: sealing
+
+    static let maxEnvelopeBytes = maxSecretBytes + Envelope.maxBackendHeader + 256
+
+    private func derivedKey(_ keyID: [UInt8]) throws(VaultError) -> SymmetricKey {
+        let hostKey = try keys.key(keyID)
+        do {
+            let bytes = try HKDF.deriveKey(inputKeyMaterial: hostKey, salt: keyID, info: Array("edge-vault/v1/keyfile".utf8))
+            return try SymmetricKey(bytes: bytes)
+        } catch {
+            throw VaultError(.crypto, "key derivation failed: \(error.message)")
+        }
+    }
+
+    private func write(_ value: SecureBytes, name: SecretName, device: String, keyID: [UInt8], notAfter: Int64,
+                       created: Int64? = nil) throws(VaultError) {
+        let key = try derivedKey(keyID)
+        let nonce: [UInt8]
+        do { nonce = try Random.bytes(Envelope.nonceByteCount) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+        var envelope = Envelope(backend: .keyfile, keyID: keyID, created: created ?? Int64(time(nil)), notAfter: notAfter,
+                                backendHeader: [], nonce: nonce, ciphertext: [UInt8](repeating: 0, count: value.count),
+                                tag: [UInt8](repeating: 0, count: Envelope.tagByteCount))
+        let aad = Envelope.aad(header: envelope.header, deviceID: device, name: name)
+        do {
+            let box = try AESGCM.seal(value, using: key, nonce: nonce, authenticating: aad)
+            envelope.ciphertext = box.ciphertext
+            envelope.tag = box.tag
+        } catch {
+            throw VaultError(.crypto, "sealing \(name) failed: \(error.message)", context: ["name": name.value])
+        }
+        try DurableFile.write(envelope.encoded, to: path(name))
+    }
+
+    private func open(_ name: SecretName, device: String) throws(VaultError) -> (value: SecureBytes, envelope: Envelope) {
+        let bytes: [UInt8]
+        do {
+            bytes = try DurableFile.read(path(name), maxBytes: Self.maxEnvelopeBytes)
+        } catch where error.code == .notFound {
+            throw VaultError(.notFound, "no secret named \(name)", context: ["name": name.value])
+        }
+        let envelope: Envelope
+        do {
+            envelope = try Envelope(decoding: bytes)
+        } catch {
+            throw VaultError(error.code, "secret \(name): \(error.message)", context: error.context.merging(["name": name.value]) { a, _ in a })
+        }
+        guard envelope.backend == .keyfile else {
+            throw VaultError(.unsupportedEnvelope, "secret \(name) was sealed by the \(envelope.backend) backend, which this vault does not open",
+                             context: ["name": name.value])
+        }
+        let key = try derivedKey(envelope.keyID)
+        let aad = Envelope.aad(header: envelope.header, deviceID: device, name: name)
+        do {
+            let box = try AESGCM.SealedBox(nonce: envelope.nonce, ciphertext: envelope.ciphertext, tag: envelope.tag)
+            return (try AESGCM.open(box, using: key, authenticating: aad), envelope)
+        } catch {
+            throw VaultError(.tampered, "secret \(name) does not authenticate: the file was altered, renamed, copied from another device, or sealed with another key",
+                             context: ["name": name.value])
+        }
+    }
+}

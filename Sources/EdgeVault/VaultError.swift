@@ -1,0 +1,23 @@
+@_exported import EdgeCore
+
+/// Why the vault refused or failed. Messages name files and secrets, never values (VLT-7).
+public typealias VaultError = CodedError<VaultErrorCode>
+
+public enum VaultErrorCode: String, Sendable, Hashable {
+    /// The secret name is not `[a-z0-9][a-z0-9._-]{0,63}`.
+    case invalidName = "invalid-name"
+    case notFound = "not-found"
+    /// Magic, version, backend or a size field is not one this build reads: refused before crypto.
+    case unsupportedEnvelope = "unsupported-envelope"
+    /// The file ends early or has bytes after the tag.
+    case truncated
+    /// Authentication failed: a flipped bit, another device, another name, or another key.
+    case tampered
+    /// The envelope names a key this vault does not have (wiped, or from another host).
+    case unknownKey = "unknown-key"
+    /// Key file or directory with looser permissions, hard links, wrong type, size or owner.
+    case insecureKeyFile = "insecure-key-file"
+    case io
+    case crypto
+    case tooLarge = "too-large"
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import EdgeCrypto
+import EdgeVault
+import FoundationEssentials
+import Glibc
+
+/// `edge vault ...`: the token vault from the command line (vault.md). Values go in through
+/// stdin and out through stdout only: never argv, never logs (VLT-7).
+struct VaultCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vault",
+        abstract: "Keep named secrets sealed on this station.",
+        discussion: """
+        This build has the keyfile backend: a 32-byte host key in <dir>/keys (mode 0400,
+        directory 0700). Secrets are AES-256-GCM envelopes bound to this device and their name.
+        """,
+        subcommands: [Status.self, Put.self, Get.self, Remove.self, Rotate.self, Wipe.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then /var/lib/edge/vault).", valueName: "DIR"))
+        var dir: String?
+
+        func open() throws -> Vault {
+            let env = ProcessInfo.processInfo.environment["EDGE_VAULT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: dir ?? env ?? "/var/lib/edge/vault") }
+        }
+    }
+
+    /// Runs a vault operation; a vault error becomes one line on stderr and exit status 1.
+    static func run<T>(_ body: () throws(VaultError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(1)
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the backend, keys and secret names with their ages; never values.")
+        @OptionGroup var location: Location
+        @Flag(name: .customLong("json")) var json = false
+
+        func run() throws {
+            let vault = try location.open()
+            let (infos, keys) = try VaultCommand.run { () throws(VaultError) in (try vault.list(), try vault.keyIDs()) }
+            let now = Int64(time(nil))
+            if json {
+                let secrets: [[String: String]] = infos.map {
+                    var d = ["name": $0.name, "backend": $0.backend.description, "key_id": $0.keyID, "age_seconds": String(now - $0.created)]
+                    if let n = $0.notAfter { d["not_after"] = String(n) }
+                    return d
+                }
+                let doc = StatusDocument(directory: vault.directory, backend: vault.backend.description, currentKeyID: keys.first ?? "",
+                                         keyIDs: keys, secrets: secrets)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                Output.stdout(String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self))
+            } else {
+                Output.stdout("vault \(vault.directory): backend \(vault.backend) (this build has no TPM backend yet)")
+                Output.stdout("keys: \(keys.first ?? "-") (current)" + (keys.count > 1 ? ", \(keys.count - 1) older (rotation incomplete: run `edge vault rotate`)" : ""))
+                for i in infos {
+                    Output.stdout("  \(i.name)  key \(i.keyID.prefix(8))  age \(Self.age(now - i.created))")
+                }
+            }
+        }
+
+        static func age(_ s: Int64) -> String {
+            s < 120 ? "\(s)s" : s < 7200 ? "\(s / 60)m" : s < 172_800 ? "\(s / 3600)h" : "\(s / 86400)d"
+        }
+
+        struct StatusDocument: Encodable {
+            let directory: String, backend: String
+            let currentKeyID: String
+            let keyIDs: [String]
+            let secrets: [[String: String]]
+            enum CodingKeys: String, CodingKey { case directory, backend, secrets; case currentKeyID = "current_key_id"; case keyIDs = "key_ids" }
+        }
+    }
+
+    struct Put: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Store the value read from stdin under NAME (one trailing newline is dropped unless --raw).")
+        @OptionGroup var location: Location
+        @Argument(help: "Secret name: 1-64 of a-z 0-9 . _ -") var name: String
+        @Flag(name: .customLong("raw"), help: "Keep stdin byte for byte.") var raw = false
+
+        func run() throws {
+            let vault = try location.open()
+            var bytes = try StandardInput.readAll(max: Vault.maxSecretBytes + 1)
+            if !raw, bytes.last == 0x0A { bytes.removeLast() }
+            let value = SecureBytes(bytes)
+            for i in bytes.indices { bytes[i] = 0 }
+            try VaultCommand.run { () throws(VaultError) in try vault.put(value, name: SecretName(name)) }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the value of NAME to stdout, byte for byte.")
+        @OptionGroup var location: Location
+        @Argument var name: String
+
+        func run() throws {
+            let vault = try location.open()
+            let value = try VaultCommand.run { () throws(VaultError) in try vault.get(SecretName(name)) }
+            value.withUnsafeBytes { Output.stdoutBytes($0) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete NAME (its file is overwritten, then removed).")
+        @OptionGroup var location: Location
+        @Argument var name: String
+
+        func run() throws {
+            let vault = try location.open()
+            try VaultCommand.run { () throws(VaultError) in try vault.remove(SecretName(name)) }
+        }
+    }
+
+    struct Rotate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Re-encrypt every secret under a new key, then destroy unused keys.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let vault = try location.open()
+            let r = try VaultCommand.run { () throws(VaultError) in try vault.rotate() }
+            Output.stdout("rotated to key \(r.newKeyID): \(r.rewritten) secrets rewritten, \(r.keysDestroyed) old keys destroyed")
+        }
+    }
+
+    struct Wipe: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Crypto-erase the vault: destroy the keys, then every secret.")
+        @OptionGroup var location: Location
+        @Flag(name: .customLong("yes"), help: "Confirm: this cannot be undone.") var yes = false
+
+        func validate() throws {
+            if !yes { throw ValidationError("wiping destroys every secret and the device id; add --yes to confirm") }
+        }
+
+        func run() throws {
+            let vault = try location.open()
+            try VaultCommand.run { () throws(VaultError) in try vault.wipe() }
+            Output.stdout("vault \(vault.directory) wiped")
+        }
+    }
+}
