@@ -2,10 +2,13 @@
 // side by side with zbarimg and zxing-cpp from the same run.
 //
 //   edge-bench photos DIR [--plain] [--passes A,B]        decode every <name>.<png|jpg> under DIR's folders
+//   edge-bench vault [REPS]                time sealing (put) and opening (get) a 1 KB secret
 //   edge-bench frame FILE FORMATS [REPS]   time one frame repeatedly with a symbology set, with
 //                                          the camera preset (EDGE_FRAME_OPTIONS=still: full plan)
+import EdgeCrypto
 import EdgeImaging
 import EdgeScanning
+import EdgeVault
 import Foundation
 
 func formats(forFolder folder: String) -> Set<BarcodeFormat> {
@@ -90,6 +93,31 @@ func frame(_ path: String, _ list: String, reps: Int) throws {
                 "p90_ms": samples[samples.count * 9 / 10], "codes": found]))
 }
 
+/// Vault put/get of a 1 KB secret in a temporary keyfile vault: each operation is the whole
+/// durable path (key file checks, HKDF, AES-GCM, temp file, fsync, rename, directory fsync).
+func vault(reps: Int) throws {
+    let dir = NSTemporaryDirectory() + "edge-bench-vault-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let v = try Vault(directory: dir)
+    let name = try SecretName("bench")
+    let value = SecureBytes(try Random.bytes(1024))
+    try v.put(value, name: name)
+    var put: [Double] = [], get: [Double] = []
+    let clock = ContinuousClock()
+    func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+    for _ in 0..<reps {
+        let t0 = clock.now
+        try v.put(value, name: name)
+        let t1 = clock.now
+        _ = try v.get(name)
+        let t2 = clock.now
+        put.append(ms(t1 - t0)); get.append(ms(t2 - t1))
+    }
+    put.sort(); get.sort()
+    print(json(["backend": "keyfile", "secret_bytes": 1024, "put_median_ms": put[put.count / 2], "put_p90_ms": put[put.count * 9 / 10],
+                "get_median_ms": get[get.count / 2], "get_p90_ms": get[get.count * 9 / 10]]))
+}
+
 let args = CommandLine.arguments
 do {
     switch args.count > 1 ? args[1] : "" {
@@ -99,10 +127,12 @@ do {
             passes = try args[i + 1].split(separator: ",").map { try ScanPass(parsing: String($0)) }
         }
         try photos(args[2], plain: args.contains("--plain"), passes: passes)
+    case "vault":
+        try vault(reps: args.count > 2 ? Int(args[2]) ?? 200 : 200)
     case "frame" where args.count >= 4:
         try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
     default:
-        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | vault [REPS]\n".utf8))
         exit(64)
     }
 } catch {

@@ -6,8 +6,9 @@ public enum HKDF {
     public static let maxOutputByteCount = 255 * SHA256.byteCount
 
     /// Derives `outputByteCount` (1...8160) bytes. An empty `salt` means RFC 5869's default
-    /// (32 zero bytes); an empty `info` means no context. Throws `.invalidLength` for an
-    /// out-of-range count and `.libraryFailure` if OpenSSL refuses (e.g. empty key material).
+    /// (32 zero bytes); an empty `info` means no context; empty key material is allowed, as in
+    /// RFC 5869. Throws `.invalidLength` for an out-of-range count, `.libraryFailure` if OpenSSL
+    /// fails.
     public static func deriveKey(inputKeyMaterial: SecureBytes, salt: [UInt8], info: [UInt8],
                                  outputByteCount: Int = 32) throws(CryptoError) -> SecureBytes {
         guard (1...maxOutputByteCount).contains(outputByteCount) else {
@@ -25,7 +26,7 @@ public enum HKDF {
                 info.withUnsafeBytes { info in
                     output.withUnsafeMutableBytes { out in
                         var params = [
-                            OSSL_PARAM_construct_utf8_string(OSSLParamName.digest.cString, UnsafeMutablePointer(mutating: OSSLParamName.sha256.cString), 0),
+                            utf8String(OSSLParamName.digest, OSSLParamName.sha256),
                             octetString(OSSLParamName.key, ikm),
                         ]
                         // Absent rather than zero-length: OpenSSL then applies RFC 5869's defaults.
@@ -42,6 +43,12 @@ public enum HKDF {
             throw OpenSSL.failure("EVP_KDF_derive", "HKDF-SHA256 derivation failed")
         }
         return output
+    }
+
+    /// OSSL_PARAM_construct_utf8_string; a size of 0 makes OpenSSL use strlen. OpenSSL only reads
+    /// the value, hence the `mutating` cast.
+    private static func utf8String(_ name: OSSLParamName, _ value: OSSLParamName) -> OSSL_PARAM {
+        OSSL_PARAM_construct_utf8_string(name.cString, UnsafeMutablePointer(mutating: value.cString), 0)
     }
 
     /// OSSL_PARAM_construct_octet_string. OpenSSL copies the bytes when the parameters are

@@ -16,4 +16,12 @@ enum CBuffer {
     static func load<Storage>(_ storage: Storage, count: Int) -> [UInt8] {
         withUnsafeBytes(of: storage) { raw in Array(raw.prefix(max(0, min(count, raw.count)))) }
     }
+
+    /// Like `load(_:count:)`, but reads in place through `pointer`, so a secret (the output of
+    /// Esys_Unseal) is not first copied whole into a temporary that nobody wipes.
+    static func load<Storage>(from pointer: UnsafeMutablePointer<Storage>, count: Int) -> [UInt8] {
+        UnsafeRawBufferPointer(start: pointer, count: MemoryLayout<Storage>.size)
+            .prefix(max(0, min(count, MemoryLayout<Storage>.size)))
+            .map { $0 }
+    }
 }

@@ -38,7 +38,8 @@ struct SealedBlob {
 
     /// Parses and checks a blob without touching the TPM: size, magic, version (unknown versions
     /// are refused first, since a later version may lay out or check the rest differently), CRC,
-    /// PCR mask, then each marshalled structure, which must end exactly at the CRC.
+    /// PCR mask, then each marshalled structure, which must end exactly at the CRC and re-marshal
+    /// to the same bytes.
     init(decoding bytes: [UInt8]) throws(TPMError) {
         guard bytes.count >= Self.minimumSize else {
             throw Self.corrupt("sealed TPM blob is truncated", ["length": "\(bytes.count)"])
@@ -65,6 +66,12 @@ struct SealedBlob {
         objectPrivate = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_PRIVATE_Unmarshal", Tss2_MU_TPM2B_PRIVATE_Unmarshal)
         guard offset == body else {
             throw Self.corrupt("sealed TPM blob has trailing bytes", ["trailing": "\(body - offset)"])
+        }
+        // Tss2_MU_TPM2B_PUBLIC_Unmarshal does not check the outer size field against the structure
+        // it reads, so a blob differing in that field would open. Only the canonical encoding of
+        // what was parsed is accepted, so any changed bit is an error.
+        guard (try? encoded()) == bytes else {
+            throw Self.corrupt("sealed TPM blob is not canonically encoded", [:])
         }
     }
 

@@ -7,6 +7,15 @@ import CTSS
 struct TPMResponseCode: Sendable, Hashable {
     let raw: TSS2_RC
 
+    // tss2_tpm2_types.h defines these as `(TPM2_RC_FMT1 + n)` / `(TPM2_RC_VER1 + n)`, which Swift's
+    // macro importer rejects ("structure not supported"); they are rebuilt from the bases it does import.
+    /// TPM2_RC_INTEGRITY: an HMAC or integrity check failed (e.g. the private area on Load).
+    static let integrity = UInt32(TPM2_RC_FMT1) + 0x01F
+    /// TPM2_RC_POLICY_FAIL: the session's policy digest does not match the object's authPolicy.
+    static let policyFail = UInt32(TPM2_RC_FMT1) + 0x01D
+    /// TPM2_RC_PCR_CHANGED: a PCR changed between PolicyPCR and the command it authorises.
+    static let pcrChanged = UInt32(TPM2_RC_VER1) + 0x028
+
     init(_ raw: TSS2_RC) { self.raw = raw }
 
     /// True when the code came from the TPM (not from ESAPI, SAPI, MU or the TCTI).
@@ -15,9 +24,14 @@ struct TPMResponseCode: Sendable, Hashable {
 
     /// The error number with layer and handle/session/parameter fields removed.
     var base: UInt32 {
+        // Format 1: keep bit 7 and the 6-bit number (0xBF drops the P bit and the N field);
+        // format 0: the 12-bit code.
         let code = raw & 0xFFFF
         return code & UInt32(TPM2_RC_FMT1) != 0 ? code & 0xBF : code & 0xFFF
     }
+
+    /// True for a format-1 code that names a parameter (TPM2_RC_P), e.g. a bad inPublic on Load.
+    var isParameterError: Bool { raw & 0xFFFF & UInt32(TPM2_RC_FMT1) != 0 && raw & UInt32(TPM2_RC_P) != 0 }
 
     /// "0x0000099d"-style hex, stable for logs and error context.
     var hex: String {

@@ -103,6 +103,17 @@ enum DurableFile {
         return names.sorted()
     }
 
+    /// Removes temp files (`<name>.tmp-<pid>-<random>`) left by a writer that died before its
+    /// rename: they hold only ciphertext, but they are clutter. A live writer's file is kept.
+    static func removeStaleTemporaries(in dir: String) throws(VaultError) {
+        for name in try list(dir) {
+            let parts = name.split(separator: ".tmp-", maxSplits: 1)
+            guard parts.count == 2, let pidText = parts[1].split(separator: "-").first else { continue }
+            guard let pid = Int32(pidText), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try remove(dir + "/" + name) }
+        }
+    }
+
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

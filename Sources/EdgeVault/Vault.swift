@@ -24,6 +24,7 @@ public final class Vault {
         keys = HostKeyRing(vaultDirectory: directory)
         try DurableFile.ensurePrivateDirectory(directory)
         try DurableFile.ensurePrivateDirectory(secretsDirectory)
+        try DurableFile.removeStaleTemporaries(in: secretsDirectory)
     }
 
     private func path(_ name: SecretName) -> String { secretsDirectory + "/" + name.value + ".vault" }

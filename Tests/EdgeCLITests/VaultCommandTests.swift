@@ -71,3 +71,39 @@ final class VaultCommandTests: XCTestCase {
         XCTAssertTrue(out.stderr.contains("secret names are"), out.stderr)
     }
 }
+
+extension VaultCommandTests {
+    /// VLT-3: `edge vault put` killed (SIGKILL) at random moments while replacing a secret leaves
+    /// the old or the new value, never a torn file, and the next start cleans up its temp file.
+    func testKilledWritesLeaveOldOrNewNeverTorn() throws {
+        let exe = try EdgeProcess.executable()
+        var current = String(repeating: "0", count: 60_000)
+        XCTAssertEqual(try edge(["vault", "put", "big"], input: current).status, 0)
+        var killed = 0
+        for round in 1...25 {
+            let next = String(repeating: String(round % 10), count: 60_000)
+            let process = Process()
+            process.executableURL = exe
+            process.arguments = ["vault", "put", "big", "--dir", dir]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data(next.utf8))
+            try input.fileHandleForWriting.close()
+            usleep(UInt32.random(in: 0...12_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let wasKilled = process.terminationReason == .uncaughtSignal
+            if wasKilled { killed += 1 }
+            let got = try edge(["vault", "get", "big"])
+            XCTAssertEqual(got.status, 0, "round \(round): \(got.stderr)")
+            XCTAssertTrue(got.stdout == current || got.stdout == next, "round \(round): torn value of \(got.stdout.count) bytes")
+            if got.stdout == next { current = next }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir + "/secrets").filter { $0.contains(".tmp-") }
+        XCTAssertEqual(leftovers, [], "stale temp files are removed when the vault is next opened")
+        print("killed \(killed) of 25 writers mid-run")
+    }
+}
