@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
         .target(name: "EdgeCrypto", dependencies: ["CLibCrypto", "EdgeCore"]),
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
-        .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto"]),
+        .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
@@ -46,8 +46,10 @@ let package = Package(
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
         .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto"]),
-        .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto"]),
-        .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto"]),
+        // A swtpm process per test case, shared by the TPM and vault tests.
+        .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
+        .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
+        .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,11 @@
 import EdgeCrypto
+import EdgeTPM
 import Glibc
 
-/// The token vault (vault.md), keyfile backend: named secrets in `<dir>/secrets/<name>.vault`,
-/// each an `Envelope` sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the current
-/// host key, bound to this device's id and the secret's name.
+/// The token vault (vault.md): named secrets in `<dir>/secrets/<name>.vault`, each an
+/// `Envelope` sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the current key
+/// generation (`KeyRing`: host key file, TPM-sealed data key, or both), bound to this device's
+/// id and the secret's name.
 ///
 /// Decision: the device id (ENR-15) is itself the secret `device-id`, sealed with an empty
 /// device id in its AAD (it is what defines the device); every other secret's AAD carries it.
@@ -13,15 +15,42 @@ public final class Vault {
     public static let maxSecretBytes = 64 * 1024
 
     public let directory: String
-    public let backend: VaultBackend = .keyfile
-    private let keys: HostKeyRing
+    /// The backend new key generations use (what `auto` resolved to).
+    public let backend: VaultBackend
+    /// Why that backend: "configured", or for `auto` whether a TPM answered.
+    public let backendReason: String
+    public let tcti: String
+    public let pcrs: [Int]
+    private let keys: KeyRing
     private var cachedDeviceID: String?
+    private var tpmContext: TPMContext?
+    /// Derived keys by generation, so a TPM unseal happens once per generation and process.
+    private var derivedKeys: [[UInt8]: SymmetricKey] = [:]
 
     private var secretsDirectory: String { directory + "/secrets" }
 
-    public init(directory: String) throws(VaultError) {
+    /// Opens (creating if needed) the vault in `directory`. `tcti` reaches the TPM for the tpm2
+    /// backends (HW-6: from configuration, default the kernel resource manager); `pcrs` binds
+    /// newly sealed keys to those SHA-256 PCRs.
+    public init(directory: String, backend choice: VaultBackendChoice = .keyfile, tcti: String = "device:/dev/tpmrm0",
+                pcrs: [Int] = []) throws(VaultError) {
         self.directory = directory
-        keys = HostKeyRing(vaultDirectory: directory)
+        self.tcti = tcti
+        self.pcrs = pcrs
+        keys = KeyRing(vaultDirectory: directory)
+        switch choice {
+        case .keyfile: (backend, backendReason) = (.keyfile, "configured")
+        case .tpm2: (backend, backendReason) = (.tpm2, "configured")
+        case .keyfileTPM2: (backend, backendReason) = (.keyfileTPM2, "configured")
+        case .auto:
+            // The strongest available: both factors when a TPM answers, else the key file.
+            if let context = try? TPMContext(tcti: tcti) {
+                tpmContext = context
+                (backend, backendReason) = (.keyfileTPM2, "auto: TPM found at \(tcti)")
+            } else {
+                (backend, backendReason) = (.keyfile, "auto: no TPM at \(tcti)")
+            }
+        }
         try DurableFile.ensurePrivateDirectory(directory)
         try DurableFile.ensurePrivateDirectory(secretsDirectory)
         try DurableFile.removeStaleTemporaries(in: secretsDirectory)
@@ -36,8 +65,7 @@ public final class Vault {
             throw VaultError(.tooLarge, "secret \(name) is larger than \(Self.maxSecretBytes) bytes", context: ["name": name.value])
         }
         let device = name.value == Self.deviceIDName ? "" : try deviceID()
-        let keyID = try keys.currentKeyID()
-        try write(value, name: name, device: device, keyID: keyID, notAfter: notAfter ?? 0)
+        try write(value, name: name, device: device, keyID: try currentKeyID(), notAfter: notAfter ?? 0)
     }
 
     public func get(_ name: SecretName) throws(VaultError) -> SecureBytes {
@@ -63,10 +91,30 @@ public final class Vault {
         return infos
     }
 
-    /// Key ids present, the current one first.
-    public func keyIDs() throws(VaultError) -> [String] {
-        let current = try keys.currentKeyID()
-        return [Hex.encode(current)] + (try keys.allKeyIDs()).filter { $0 != current }.map(Hex.encode)
+    /// Key generations present with their backends, the current one first.
+    public func keyIDs() throws(VaultError) -> [(id: String, backend: VaultBackend)] {
+        let current = try currentKeyID()
+        var out = [(Hex.encode(current), try keys.backend(of: current))]
+        for id in try keys.allKeyIDs() where id != current { out.append((Hex.encode(id), try keys.backend(of: id))) }
+        return out
+    }
+
+    /// The current generation, created (for the configured backend) when the vault is new.
+    private func currentKeyID() throws(VaultError) -> [UInt8] {
+        if let id = try keys.currentKeyID() { return id }
+        return try keys.addKey(backend: backend, tpm: tpm, pcrs: pcrs)
+    }
+
+    /// The TPM, connected on first use.
+    private func tpm() throws(VaultError) -> TPMContext {
+        if let tpmContext { return tpmContext }
+        do {
+            let context = try TPMContext(tcti: tcti)
+            tpmContext = context
+            return context
+        } catch {
+            throw VaultError(from: error)
+        }
     }
 
     // MARK: device identity (ENR-15)
@@ -80,7 +128,7 @@ public final class Vault {
             id = String(decoding: try open(name, device: "").value.withUnsafeBytes { Array($0) }, as: UTF8.self)
         } else {
             id = try Self.newUUIDv4()
-            try write(SecureBytes(Array(id.utf8)), name: name, device: "", keyID: try keys.currentKeyID(), notAfter: 0)
+            try write(SecureBytes(Array(id.utf8)), name: name, device: "", keyID: try currentKeyID(), notAfter: 0)
         }
         cachedDeviceID = id
         return id
@@ -104,12 +152,13 @@ public final class Vault {
         public let keysDestroyed: Int
     }
 
-    /// Re-encrypts every secret under a new key, then destroys keys no envelope uses. Each
-    /// envelope is replaced atomically, and old keys stay until nothing needs them, so an
-    /// interrupted rotation loses nothing: the next `rotate` finishes the job.
+    /// Re-encrypts every secret under a new key generation of the configured backend (so
+    /// rotation is also how a vault moves from keyfile to keyfile+tpm2), then destroys keys no
+    /// envelope uses. Each envelope is replaced atomically, and old keys stay until nothing needs
+    /// them, so an interrupted rotation loses nothing: the next `rotate` finishes the job.
     public func rotate() throws(VaultError) -> RotationReport {
         let device = try deviceID()
-        let newKey = try keys.addKey()
+        let newKey = try keys.addKey(backend: backend, tpm: tpm, pcrs: pcrs)
         var rewritten = 0
         for info in try list() {
             let name = try SecretName(info.name)
@@ -137,29 +186,45 @@ public final class Vault {
         _ = rmdir(secretsDirectory)
         _ = rmdir(directory)
         cachedDeviceID = nil
+        derivedKeys = [:]
     }
 
     // MARK: sealing
 
     static let maxEnvelopeBytes = maxSecretBytes + Envelope.maxBackendHeader + 256
 
-    private func derivedKey(_ keyID: [UInt8]) throws(VaultError) -> SymmetricKey {
-        let hostKey = try keys.key(keyID)
+    /// AES key of a generation: HKDF-SHA256 over its key material, salted with the key id and
+    /// labelled with the backend, so the same material never yields the same key twice.
+    private func derivedKey(_ keyID: [UInt8]) throws(VaultError) -> (key: SymmetricKey, backend: VaultBackend) {
+        let backend = try keys.backend(of: keyID)
+        if let cached = derivedKeys[keyID] { return (cached, backend) }
+        let material = try keys.keyMaterial(keyID, tpm: tpm)
         do {
-            let bytes = try HKDF.deriveKey(inputKeyMaterial: hostKey, salt: keyID, info: Array("edge-vault/v1/keyfile".utf8))
-            return try SymmetricKey(bytes: bytes)
+            let bytes = try HKDF.deriveKey(inputKeyMaterial: material, salt: keyID, info: Array("edge-vault/v1/\(backend)".utf8))
+            let key = try SymmetricKey(bytes: bytes)
+            derivedKeys[keyID] = key
+            return (key, backend)
         } catch {
             throw VaultError(.crypto, "key derivation failed: \(error.message)")
         }
     }
 
+    /// The backend header of a new envelope: the PCR mask the generation's TPM key is bound to.
+    private func backendHeader(for backend: VaultBackend) -> [UInt8] {
+        guard backend != .keyfile else { return [] }
+        let mask = pcrs.reduce(UInt32(0)) { $0 | (UInt32(1) << UInt32($1)) }
+        var w = ByteWriter()
+        w.uint32(mask)
+        return w.bytes
+    }
+
     private func write(_ value: SecureBytes, name: SecretName, device: String, keyID: [UInt8], notAfter: Int64,
                        created: Int64? = nil) throws(VaultError) {
-        let key = try derivedKey(keyID)
+        let (key, backend) = try derivedKey(keyID)
         let nonce: [UInt8]
         do { nonce = try Random.bytes(Envelope.nonceByteCount) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
-        var envelope = Envelope(backend: .keyfile, keyID: keyID, created: created ?? Int64(time(nil)), notAfter: notAfter,
-                                backendHeader: [], nonce: nonce, ciphertext: [UInt8](repeating: 0, count: value.count),
+        var envelope = Envelope(backend: backend, keyID: keyID, created: created ?? Int64(time(nil)), notAfter: notAfter,
+                                backendHeader: backendHeader(for: backend), nonce: nonce, ciphertext: [UInt8](repeating: 0, count: value.count),
                                 tag: [UInt8](repeating: 0, count: Envelope.tagByteCount))
         let aad = Envelope.aad(header: envelope.header, deviceID: device, name: name)
         do {
@@ -185,11 +250,11 @@ public final class Vault {
         } catch {
             throw VaultError(error.code, "secret \(name): \(error.message)", context: error.context.merging(["name": name.value]) { a, _ in a })
         }
-        guard envelope.backend == .keyfile else {
-            throw VaultError(.unsupportedEnvelope, "secret \(name) was sealed by the \(envelope.backend) backend, which this vault does not open",
+        let (key, keyBackend) = try derivedKey(envelope.keyID)
+        guard envelope.backend == keyBackend else {
+            throw VaultError(.tampered, "secret \(name) claims the \(envelope.backend) backend but its key is \(keyBackend)",
                              context: ["name": name.value])
         }
-        let key = try derivedKey(envelope.keyID)
         let aad = Envelope.aad(header: envelope.header, deviceID: device, name: name)
         do {
             let box = try AESGCM.SealedBox(nonce: envelope.nonce, ciphertext: envelope.ciphertext, tag: envelope.tag)

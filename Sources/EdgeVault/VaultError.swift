@@ -18,6 +18,13 @@ public enum VaultErrorCode: String, Sendable, Hashable {
     /// Key file or directory with looser permissions, hard links, wrong type, size or owner.
     case insecureKeyFile = "insecure-key-file"
     case io
+    /// The configured TPM cannot be reached (no device, no socket).
+    case tpmUnavailable = "tpm-unavailable"
+    /// The sealed key belongs to another TPM (or this TPM after its owner hierarchy was cleared).
+    case wrongTPM = "wrong-tpm"
+    /// The sealed key is bound to PCR values that no longer hold.
+    case pcrMismatch = "pcr-mismatch"
+    case tpmFailure = "tpm-failure"
     case crypto
     case tooLarge = "too-large"
 }

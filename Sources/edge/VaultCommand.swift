@@ -11,8 +11,10 @@ struct VaultCommand: ParsableCommand {
         commandName: "vault",
         abstract: "Keep named secrets sealed on this station.",
         discussion: """
-        This build has the keyfile backend: a 32-byte host key in <dir>/keys (mode 0400,
-        directory 0700). Secrets are AES-256-GCM envelopes bound to this device and their name.
+        Backends (--backend): keyfile (a 32-byte host key in <dir>/keys, mode 0400), tpm2 (a data
+        key sealed by the TPM), keyfile+tpm2 (both needed), auto (keyfile+tpm2 when the TPM at
+        --tcti answers, else keyfile; the default). Secrets are AES-256-GCM envelopes bound to
+        this device and their name; each records the backend that sealed it.
         """,
         subcommands: [Status.self, Put.self, Get.self, Remove.self, Rotate.self, Wipe.self]
     )
@@ -21,9 +23,34 @@ struct VaultCommand: ParsableCommand {
         @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then /var/lib/edge/vault).", valueName: "DIR"))
         var dir: String?
 
+        @Option(name: .customLong("backend"), help: ArgumentHelp("keyfile, tpm2, keyfile+tpm2 or auto.", valueName: "NAME"))
+        var backend: String = "auto"
+
+        @Option(name: .customLong("tcti"), help: ArgumentHelp("How to reach the TPM (default: $EDGE_TCTI, then device:/dev/tpmrm0).", valueName: "TCTI"))
+        var tcti: String?
+
+        @Option(name: .customLong("pcrs"), help: ArgumentHelp("Comma list of SHA-256 PCRs new TPM keys are bound to.", valueName: "LIST"))
+        var pcrs: String?
+
+        func validate() throws {
+            guard VaultBackendChoice(rawValue: backend) != nil else {
+                throw ValidationError("--backend must be one of \(VaultBackendChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if let pcrs, pcrs.split(separator: ",").contains(where: { Int($0).map { !(0...23).contains($0) } ?? true }) {
+                throw ValidationError("--pcrs takes PCR numbers 0-23, comma separated")
+            }
+        }
+
         func open() throws -> Vault {
-            let env = ProcessInfo.processInfo.environment["EDGE_VAULT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: dir ?? env ?? "/var/lib/edge/vault") }
+            let env = ProcessInfo.processInfo.environment
+            let directory = dir ?? env["EDGE_VAULT_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/var/lib/edge/vault"
+            let tcti = tcti ?? env["EDGE_TCTI"].flatMap { $0.isEmpty ? nil : $0 } ?? "device:/dev/tpmrm0"
+            // tpm2-tss logs its own errors to stderr unless told otherwise; edge reports TPM
+            // failures itself, in one line. An operator's own TSS2_LOG setting wins.
+            setenv("TSS2_LOG", "all+NONE", 0)
+            let choice = VaultBackendChoice(rawValue: backend) ?? .auto
+            let pcrList = pcrs.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: directory, backend: choice, tcti: tcti, pcrs: pcrList) }
         }
     }
 
@@ -52,14 +79,21 @@ struct VaultCommand: ParsableCommand {
                     if let n = $0.notAfter { d["not_after"] = String(n) }
                     return d
                 }
-                let doc = StatusDocument(directory: vault.directory, backend: vault.backend.description, currentKeyID: keys.first ?? "",
-                                         keyIDs: keys, secrets: secrets)
+                let doc = StatusDocument(directory: vault.directory, backend: vault.backend.description, backendReason: vault.backendReason,
+                                         currentKeyID: keys.first?.id ?? "",
+                                         keys: keys.map { ["id": $0.id, "backend": $0.backend.description] }, secrets: secrets)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 Output.stdout(String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self))
             } else {
-                Output.stdout("vault \(vault.directory): backend \(vault.backend) (this build has no TPM backend yet)")
-                Output.stdout("keys: \(keys.first ?? "-") (current)" + (keys.count > 1 ? ", \(keys.count - 1) older (rotation incomplete: run `edge vault rotate`)" : ""))
+                Output.stdout("vault \(vault.directory): backend \(vault.backend) (\(vault.backendReason))")
+                if let current = keys.first {
+                    Output.stdout("current key \(current.id.prefix(8)) (\(current.backend))"
+                        + (keys.count > 1 ? "; \(keys.count - 1) older keys still in use: run `edge vault rotate` to finish" : ""))
+                    if current.backend != vault.backend {
+                        Output.stdout("the current key is \(current.backend), not \(vault.backend): `edge vault rotate` moves every secret over")
+                    }
+                }
                 for i in infos {
                     Output.stdout("  \(i.name)  key \(i.keyID.prefix(8))  age \(Self.age(now - i.created))")
                 }
@@ -71,11 +105,15 @@ struct VaultCommand: ParsableCommand {
         }
 
         struct StatusDocument: Encodable {
-            let directory: String, backend: String
+            let directory: String, backend: String, backendReason: String
             let currentKeyID: String
-            let keyIDs: [String]
+            let keys: [[String: String]]
             let secrets: [[String: String]]
-            enum CodingKeys: String, CodingKey { case directory, backend, secrets; case currentKeyID = "current_key_id"; case keyIDs = "key_ids" }
+            enum CodingKeys: String, CodingKey {
+                case directory, backend, keys, secrets
+                case backendReason = "backend_reason"
+                case currentKeyID = "current_key_id"
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import EdgeTPM
 import Foundation
 import XCTest

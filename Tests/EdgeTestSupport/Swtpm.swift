@@ -1,25 +1,24 @@
 import Foundation
-import XCTest
 
 /// A `swtpm socket --tpm2` process on a Unix socket in its own temporary directory, for tests.
 ///
 /// The swtpm TCTI derives the control-socket path from the data socket ("<path>.ctrl") and fails
 /// to initialise without it, so both are created side by side. No `swtpm_setup` is needed:
 /// `--flags not-need-init,startup-clear` makes the TPM usable at once (HW-6).
-final class Swtpm {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class Swtpm {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let directory: URL
-    var stateDirectory: URL { directory.appendingPathComponent("state") }
-    var socketPath: String { directory.appendingPathComponent("tpm.sock").path }
-    var tcti: String { "swtpm:path=\(socketPath)" }
+    public let directory: URL
+    public var stateDirectory: URL { directory.appendingPathComponent("state") }
+    public var socketPath: String { directory.appendingPathComponent("tpm.sock").path }
+    public var tcti: String { "swtpm:path=\(socketPath)" }
 
     private var process: Process?
 
     /// Creates a fresh state directory (a new TPM with new seeds) and starts swtpm on it.
-    init() throws {
+    public init() throws {
         // Short paths under /tmp: a Unix socket path must fit in sun_path (108 bytes).
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("etpm-XXXXXX").path
         var buffer = Array(template.utf8CString)
@@ -42,7 +41,7 @@ final class Swtpm {
     }
 
     /// Starts swtpm on the existing state directory (so a restart keeps the TPM's seeds and NV).
-    func start() throws {
+    public func start() throws {
         guard process == nil else { return }
         let executable = try Self.locate()
         let process = Process()
@@ -63,7 +62,7 @@ final class Swtpm {
     }
 
     /// SIGTERM, then wait (SIGKILL after 2 s); removes the sockets so a restart waits for new ones.
-    func stop() {
+    public func stop() {
         guard let process else { return }
         self.process = nil
         if process.isRunning {

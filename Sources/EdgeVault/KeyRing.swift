@@ -1,0 +1,140 @@
+import EdgeCrypto
+import EdgeTPM
+import Glibc
+
+/// The vault's keys (VLT-1, VLT-5), one generation per key id, in `<vault>/keys/`:
+/// - `<id>.key`: a 32-byte host key (mode 0400, directory 0700): the keyfile part;
+/// - `<id>.tpm`: a random 32-byte data key sealed by the TPM (EdgeTPM blob): the tpm2 part;
+/// - `current`: the id (and so the backend) new envelopes use.
+/// A generation's backend follows from which parts exist. Older generations stay, decrypt-only,
+/// until rotation has rewritten every envelope that uses them.
+///
+/// Decision: the sealed blob lives with the key generation, not in every envelope (vault.md
+/// lists "TPM blob" among envelope header fields): one unseal per generation instead of one per
+/// secret, and crypto-erase destroys one file. Envelopes carry the PCR mask in their
+/// (authenticated) backend header and name the generation by key id.
+struct KeyRing {
+    static let keyByteCount = 32
+    let directory: String
+
+    init(vaultDirectory: String) {
+        directory = vaultDirectory + "/keys"
+    }
+
+    private var currentPath: String { directory + "/current" }
+    private func keyPath(_ id: [UInt8]) -> String { directory + "/" + Hex.encode(id) + ".key" }
+    private func blobPath(_ id: [UInt8]) -> String { directory + "/" + Hex.encode(id) + ".tpm" }
+
+    /// The current generation's id, nil when the vault has no key yet.
+    func currentKeyID() throws(VaultError) -> [UInt8]? {
+        try DurableFile.ensurePrivateDirectory(directory)
+        guard DurableFile.exists(currentPath) else { return nil }
+        let text = try DurableFile.read(currentPath, maxBytes: 64)
+        guard let id = Hex.decode(String(decoding: text, as: UTF8.self)), id.count == Envelope.keyIDByteCount else {
+            throw VaultError(.insecureKeyFile, "\(currentPath) is damaged", context: ["path": currentPath])
+        }
+        return id
+    }
+
+    /// Which backend a generation belongs to, from the parts present.
+    func backend(of id: [UInt8]) throws(VaultError) -> VaultBackend {
+        switch (DurableFile.exists(keyPath(id)), DurableFile.exists(blobPath(id))) {
+        case (true, false): return .keyfile
+        case (false, true): return .tpm2
+        case (true, true): return .keyfileTPM2
+        case (false, false):
+            throw VaultError(.unknownKey, "the key this secret was sealed with is not in this vault (wiped, rotated away, or another host)",
+                             context: ["key_id": Hex.encode(id)])
+        }
+    }
+
+    /// Creates a new generation for `backend` and makes it current.
+    @discardableResult
+    func addKey(backend: VaultBackend, tpm: () throws(VaultError) -> TPMContext, pcrs: [Int]) throws(VaultError) -> [UInt8] {
+        try DurableFile.ensurePrivateDirectory(directory)
+        let id = try Self.random(Envelope.keyIDByteCount)
+        if backend != .tpm2 {
+            // Written read-only for the owner; the durable write sets the mode before the
+            // rename, so the key is never visible with looser permissions.
+            let key = try Self.randomSecret(Self.keyByteCount)
+            try key.withUnsafeBytes { (raw) throws(VaultError) in try DurableFile.write(Array(raw), to: keyPath(id), mode: 0o400) }
+        }
+        if backend != .keyfile {
+            var dataKey = try Self.random(Self.keyByteCount)
+            defer { for i in dataKey.indices { dataKey[i] = 0 } }
+            let blob: [UInt8]
+            let context = try tpm()
+            do { blob = try context.seal(dataKey, pcrs: pcrs) } catch { throw VaultError(from: error) }
+            try DurableFile.write(blob, to: blobPath(id), mode: 0o400)
+        }
+        try DurableFile.write(Array(Hex.encode(id).utf8), to: currentPath, mode: 0o600)
+        return id
+    }
+
+    /// The input key material of a generation: the host key, the unsealed data key, or both
+    /// concatenated (keyfile+tpm2: a copied disk without the TPM, or the TPM without the file,
+    /// opens nothing).
+    func keyMaterial(_ id: [UInt8], tpm: () throws(VaultError) -> TPMContext) throws(VaultError) -> SecureBytes {
+        let backend = try backend(of: id)
+        var parts: [UInt8] = []
+        defer { for i in parts.indices { parts[i] = 0 } }
+        if backend != .tpm2 {
+            let p = keyPath(id)
+            var info = stat()
+            guard lstat(p, &info) == 0 else { throw DurableFile.failure("stat", p) }
+            try Self.checkKeyFile(p, info)
+            parts += try DurableFile.read(p, maxBytes: Self.keyByteCount + 1)
+        }
+        if backend != .keyfile {
+            let p = blobPath(id)
+            var info = stat()
+            guard lstat(p, &info) == 0 else { throw DurableFile.failure("stat", p) }
+            guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid(), info.st_mode & 0o377 == 0 else {
+                throw VaultError(.insecureKeyFile, "refusing sealed key \(p): not an owner-only, single-linked regular file", context: ["path": p])
+            }
+            let blob = try DurableFile.read(p, maxBytes: 16 * 1024)
+            let context = try tpm()
+            do { parts += try context.unseal(blob) } catch { throw VaultError(from: error) }
+        }
+        return SecureBytes(parts)
+    }
+
+    /// VLT-1 refusals: only a regular, single-linked, owner-only, owner-owned file of the right
+    /// size is a host key.
+    static func checkKeyFile(_ p: String, _ info: stat) throws(VaultError) {
+        func refuse(_ why: String) -> VaultError { VaultError(.insecureKeyFile, "refusing key file \(p): \(why)", context: ["path": p]) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw refuse("not a regular file") }
+        guard info.st_nlink == 1 else { throw refuse("it has \(info.st_nlink) hard links") }
+        guard info.st_uid == geteuid() else { throw refuse("it belongs to another user") }
+        guard info.st_mode & 0o377 == 0 else { throw refuse("mode \(String(info.st_mode & 0o777, radix: 8)) is looser than 400") }
+        guard Int(info.st_size) == keyByteCount else { throw refuse("it is \(info.st_size) bytes, not \(keyByteCount)") }
+    }
+
+    /// Ids of every generation present.
+    func allKeyIDs() throws(VaultError) -> [[UInt8]] {
+        var ids: [[UInt8]] = []
+        for name in try DurableFile.list(directory) where name.hasSuffix(".key") || name.hasSuffix(".tpm") {
+            if let id = Hex.decode(String(name.dropLast(4))), !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Crypto-erase of one generation (VLT-6): its host key and its sealed blob.
+    func destroyKey(_ id: [UInt8]) throws(VaultError) {
+        if DurableFile.exists(keyPath(id)) { try DurableFile.destroy(keyPath(id)) }
+        if DurableFile.exists(blobPath(id)) { try DurableFile.destroy(blobPath(id)) }
+    }
+
+    func destroyAll() throws(VaultError) {
+        for id in try allKeyIDs() { try destroyKey(id) }
+        try DurableFile.remove(currentPath)
+    }
+
+    private static func random(_ n: Int) throws(VaultError) -> [UInt8] {
+        do { return try Random.bytes(n) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+    }
+
+    private static func randomSecret(_ n: Int) throws(VaultError) -> SecureBytes {
+        do { return try Random.secureBytes(n) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+    }
+}
