@@ -40,7 +40,7 @@ let package = Package(
         ]),
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
-        .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto"], path: "Benchmarks/edge-bench"),
+        .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM"], path: "Benchmarks/edge-bench"),
 
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),

@@ -369,6 +369,50 @@ def process_section(edge_bin, quick):
 
 
 # ---------------------------------------------------------------------------------- main
+# ---------------------------------------------------------------------------------- vault
+def vault_section(bench, quick):
+    """Seal (put) and open (get) of a 1 KB secret per backend; TPM backends against a swtpm
+    started here (software TPM: real TPM chips are slower still). TPM seal/unseal are reported
+    on their own: a vault pays them once per key generation and process, not per secret."""
+    reps = 50 if quick else 300
+    say(f"\n== 4. Vault: 1 KB secret, median of {reps} operations ==")
+    results, swtpm, tmp = [], None, Path(tempfile.mkdtemp(prefix="edge-bench-tpm-"))
+    backends = [("keyfile", "device:/dev/tpmrm0")]
+    if shutil.which("swtpm"):
+        (tmp / "state").mkdir()
+        sock = tmp / "s"
+        swtpm = subprocess.Popen(["swtpm", "socket", "--tpm2", "--server", f"type=unixio,path={sock}",
+                                  "--ctrl", f"type=unixio,path={sock}.ctrl", "--tpmstate", f"dir={tmp / 'state'}",
+                                  "--flags", "not-need-init,startup-clear"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            if Path(f"{sock}.ctrl").exists():
+                break
+            time.sleep(0.01)
+        backends += [("tpm2", f"swtpm:path={sock}"), ("keyfile+tpm2", f"swtpm:path={sock}")]
+    else:
+        say("swtpm not found: TPM backends not measured (Debian: apt-get install swtpm)")
+    try:
+        say(f"{'backend':<14}{'put ms':>9}{'p90':>8}{'get ms':>9}{'p90':>8}{'tpm seal ms':>13}{'tpm unseal ms':>15}")
+        for name, tcti in backends:
+            p = run([str(bench), "vault", str(reps), name, tcti], env=dict(os.environ, TSS2_LOG="all+NONE"))
+            line = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+            if p.returncode != 0 or line is None:
+                say(f"{name:<14} failed: {p.stderr.decode(errors='replace').strip()[-200:]}")
+                continue
+            r = json.loads(line)
+            results.append(r)
+            say(f"{r['backend']:<14}{fmt(r['put_median_ms'], 3):>9}{fmt(r['put_p90_ms'], 3):>8}{fmt(r['get_median_ms'], 3):>9}"
+                f"{fmt(r['get_p90_ms'], 3):>8}{fmt(r.get('tpm_seal_median_ms')):>13}{fmt(r.get('tpm_unseal_median_ms')):>15}")
+        say("put = HKDF + AES-256-GCM + durable write (temp file, fsync, rename, directory fsync); get = read + open.")
+    finally:
+        if swtpm:
+            swtpm.terminate()
+            swtpm.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (CI smoke); same output shape")
@@ -395,6 +439,7 @@ def main():
     photos = photos_section(bench, Path(args.photos), args.quick)
     frames = frames_section(bench, args.quick)
     process = process_section(edge_bin, args.quick)
+    vault = vault_section(bench, args.quick)
 
     t = photos["total"]
     say("\n== Summary ==")
@@ -412,13 +457,16 @@ def main():
     for p in process:
         say(f"whole process {p['image']}: edge {fmt(p['edge_ms'], 1)} ms vs zbarimg {fmt(p['zbarimg_ms'], 1)} ms, "
             f"ratio {fmt(p['ratio_edge_zbarimg'])} ({'edge faster' if p['edge_ms'] < p['zbarimg_ms'] else 'edge NOT faster'})")
+    for r in vault:
+        say(f"vault {r['backend']}: put {fmt(r['put_median_ms'], 3)} ms, get {fmt(r['get_median_ms'], 3)} ms"
+            + (f", TPM seal {fmt(r['tpm_seal_median_ms'])} ms / unseal {fmt(r['tpm_unseal_median_ms'])} ms" if 'tpm_seal_median_ms' in r else ""))
     if args.json:
         summary = dict(photos=t, edge_misreads=len(photos["misreads"]), bar_ms=BAR_MS,
                        frame_4sym_one_core_ms={r["frame"]: r["edge_one_core"].get("median_ms")
                                                for r in frames if r["formats"] == FRAME_SETS[-1]},
                        process_ratio_edge_zbarimg={p["image"]: p["ratio_edge_zbarimg"] for p in process})
         Path(args.json).write_text(json.dumps(dict(environment=env, summary=summary, photos=photos, frames=frames,
-                                                   process=process),
+                                                   process=process, vault=vault),
                                               indent=1, ensure_ascii=False))
         say(f"figures written to {args.json}")
 

@@ -60,21 +60,12 @@ final class ScanCommandTests: XCTestCase {
         let out = tmp.appendingPathComponent("out.jsonl")
         try outcome.stdout.write(to: out, atomically: true, encoding: .utf8)
         XCTAssertGreaterThanOrEqual(outcome.lines.count, files.count)
-        let script = """
-        import json, sys
-        import jsonschema
-        schema = json.load(open(sys.argv[1]))
-        jsonschema.Draft202012Validator.check_schema(schema)
-        v = jsonschema.Draft202012Validator(schema)
-        n = 0
-        for line in open(sys.argv[2]):
-            v.validate(json.loads(line)); n += 1
-        print(n)
-        """
-        let python = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"),
-                                         ["python3", "-c", script, "models/scan-result.schema.json", out.path])
-        XCTAssertEqual(python.status, 0, "schema validation failed (is python3-jsonschema installed?):\n\(python.stderr)")
-        XCTAssertEqual(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(outcome.lines.count)")
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: out, against: "models/scan-result.schema.json"), outcome.lines.count)
+    }
+
+    func testSampleConfigurationIsValidAgainstItsSchema() throws {
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: EdgeProcess.samples.appendingPathComponent("edge.json"),
+                                                    against: "models/edge-config.schema.json", wholeFile: true), 1)
     }
 
     func testReadableOutputIsOneLinePerCode() throws {

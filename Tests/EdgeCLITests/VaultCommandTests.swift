@@ -13,8 +13,10 @@ final class VaultCommandTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
+    /// Runs edge on this test's vault. EDGE_TCTI points at a socket that does not exist, so the
+    /// default `auto` backend finds no TPM even on a machine that has one (as a newcomer's does not).
     private func edge(_ args: [String], input: String? = nil) throws -> EdgeProcess.Outcome {
-        try EdgeProcess.run(args + ["--dir", dir], input: input.map { Data($0.utf8) })
+        try EdgeProcess.run(args + ["--dir", dir], environment: ["EDGE_TCTI": "swtpm:path=\(dir)-no-tpm.sock"], input: input.map { Data($0.utf8) })
     }
 
     func testPutGetStatusRemoveWithNoSecretInOutputOrArguments() throws {
@@ -28,7 +30,12 @@ final class VaultCommandTests: XCTestCase {
         let json = try edge(["vault", "status", "--json"])
         XCTAssertTrue(status.stdout.contains("access-token") && status.stdout.contains("keyfile"), status.stdout)
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(doc["backend"] as? String, "keyfile")
+        XCTAssertEqual(doc["backend"] as? String, "keyfile", "no TPM here: auto falls back to the key file")
+        XCTAssertTrue((doc["backend_reason"] as? String ?? "").contains("auto: no TPM"), json.stdout)
+        let statusFile = URL(fileURLWithPath: dir + ".status.json")
+        try json.stdout.write(to: statusFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: statusFile) }
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: statusFile, against: "models/vault-status.schema.json", wholeFile: true), 1)
         let rm = try edge(["vault", "rm", "access-token"])
         XCTAssertEqual(rm.status, 0)
         let gone = try edge(["vault", "get", "access-token"])
@@ -84,7 +91,7 @@ extension VaultCommandTests {
             let next = String(repeating: String(round % 10), count: 60_000)
             let process = Process()
             process.executableURL = exe
-            process.arguments = ["vault", "put", "big", "--dir", dir]
+            process.arguments = ["vault", "put", "big", "--dir", dir, "--backend", "keyfile"]
             let input = Pipe()
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
