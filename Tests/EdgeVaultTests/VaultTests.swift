@@ -147,6 +147,11 @@ final class VaultTests: XCTestCase {
         symlink(root + "/elsewhere", keyFile); expectRefusal("symlink")
         unlink(keyFile)
         try DurableFile.write(saved, to: keyFile, mode: 0o400)
+        if geteuid() == 0 {
+            // Only root can hand a file to another user; CI runs as root.
+            chown(keyFile, 65534, 65534); expectRefusal("owned by nobody")
+            chown(keyFile, 0, 0)
+        }
         XCTAssertEqual(string(try vault().get(name("t"))), "x")
         chmod(v.directory, 0o755)
         XCTAssertThrowsError(try vault()) { XCTAssertEqual(($0 as? VaultError)?.code, .insecureKeyFile) }
