@@ -1,4 +1,3 @@
-import EdgeCrypto
 import Glibc
 
 /// The vault's POSIX seam (`open`, `fstat`, `read`, `write`, `fsync`, `rename`, `unlink`,
@@ -27,7 +26,7 @@ enum DurableFile {
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(VaultError) {
         let dir = directory(of: path)
         var suffix = ""
-        for b in (try? randomSuffix()) ?? [] { suffix += String(b, radix: 16) }
+        for b in (try? VaultRandom.bytes(6)) ?? [] { suffix += String(b, radix: 16) }
         let temp = "\(path).tmp-\(getpid())-\(suffix)"
         let fd = try openRetrying(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         var ok = false
@@ -54,7 +53,7 @@ enum DurableFile {
         if let fd = try? openRetrying(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0) {
             var info = stat()
             if fstat(fd, &info) == 0, info.st_size > 0 {
-                var noise = (try? randomSuffix(count: Int(info.st_size))) ?? [UInt8](repeating: 0, count: Int(info.st_size))
+                var noise = (try? VaultRandom.bytes(Int(info.st_size))) ?? [UInt8](repeating: 0, count: Int(info.st_size))
                 _ = noise.withUnsafeMutableBytes { buf in pwrite(fd, buf.baseAddress, buf.count, 0) }
                 _ = fsync(fd)
                 for i in noise.indices { noise[i] = 0 }
@@ -144,11 +143,6 @@ enum DurableFile {
             if errno == ENOENT { throw VaultError(.notFound, "\(path) does not exist", context: ["path": path]) }
             throw failure("open", path)
         }
-    }
-
-    /// Random bytes for temp names and overwrites (OpenSSL's CSPRNG).
-    private static func randomSuffix(count: Int = 6) throws(VaultError) -> [UInt8] {
-        do { return try Random.bytes(count) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
     }
 
     static func failure(_ doing: String, _ path: String) -> VaultError {

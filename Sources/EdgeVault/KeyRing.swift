@@ -52,15 +52,15 @@ struct KeyRing {
     @discardableResult
     func addKey(backend: VaultBackend, tpm: () throws(VaultError) -> TPMContext, pcrs: [Int]) throws(VaultError) -> [UInt8] {
         try DurableFile.ensurePrivateDirectory(directory)
-        let id = try Self.random(Envelope.keyIDByteCount)
+        let id = try VaultRandom.bytes(Envelope.keyIDByteCount)
         if backend != .tpm2 {
             // Written read-only for the owner; the durable write sets the mode before the
             // rename, so the key is never visible with looser permissions.
-            let key = try Self.randomSecret(Self.keyByteCount)
+            let key = try VaultRandom.secret(Self.keyByteCount)
             try key.withUnsafeBytes { (raw) throws(VaultError) in try DurableFile.write(Array(raw), to: keyPath(id), mode: 0o400) }
         }
         if backend != .keyfile {
-            var dataKey = try Self.random(Self.keyByteCount)
+            var dataKey = try VaultRandom.bytes(Self.keyByteCount)
             defer { for i in dataKey.indices { dataKey[i] = 0 } }
             let blob: [UInt8]
             let context = try tpm()
@@ -128,13 +128,5 @@ struct KeyRing {
     func destroyAll() throws(VaultError) {
         for id in try allKeyIDs() { try destroyKey(id) }
         try DurableFile.remove(currentPath)
-    }
-
-    private static func random(_ n: Int) throws(VaultError) -> [UInt8] {
-        do { return try Random.bytes(n) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
-    }
-
-    private static func randomSecret(_ n: Int) throws(VaultError) -> SecureBytes {
-        do { return try Random.secureBytes(n) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
     }
 }

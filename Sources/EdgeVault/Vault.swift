@@ -135,8 +135,7 @@ public final class Vault {
     }
 
     static func newUUIDv4() throws(VaultError) -> String {
-        var b: [UInt8]
-        do { b = try Random.bytes(16) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+        var b = try VaultRandom.bytes(16)
         b[6] = (b[6] & 0x0F) | 0x40  // version 4
         b[8] = (b[8] & 0x3F) | 0x80  // RFC 4122 variant
         let h = Hex.encode(b)
@@ -221,8 +220,7 @@ public final class Vault {
     private func write(_ value: SecureBytes, name: SecretName, device: String, keyID: [UInt8], notAfter: Int64,
                        created: Int64? = nil) throws(VaultError) {
         let (key, backend) = try derivedKey(keyID)
-        let nonce: [UInt8]
-        do { nonce = try Random.bytes(Envelope.nonceByteCount) } catch { throw VaultError(.crypto, "the system random generator failed: \(error.message)") }
+        let nonce = try VaultRandom.bytes(Envelope.nonceByteCount)
         var envelope = Envelope(backend: backend, keyID: keyID, created: created ?? Int64(time(nil)), notAfter: notAfter,
                                 backendHeader: backendHeader(for: backend), nonce: nonce, ciphertext: [UInt8](repeating: 0, count: value.count),
                                 tag: [UInt8](repeating: 0, count: Envelope.tagByteCount))
