@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GRDB
+
+/// The agent's one SQLite database (SYN-1): a WAL `DatabasePool` with `synchronous=FULL` on every
+/// connection, foreign keys on, a busy timeout, checked with `PRAGMA integrity_check` and
+/// migrated when opened.
+///
+/// Callers run their own transactions on `dbWriter` so that a local change and its outbox entry
+/// commit together (SYN-2).
+public struct EdgeDatabase: Sendable {
+    public let path: String
+    public let dbWriter: DatabasePool
+
+    /// Opens (creating if absent) the database at `path`.
+    ///
+    /// Throws `.corrupt` when the file is empty, is not a SQLite database or fails the integrity
+    /// check; `.openFailed` when it cannot be opened or created.
+    public init(path: String, busyTimeoutSeconds: Double = 5) throws(StoreError) {
+        self.path = path
+        let size = Self.fileSize(path)
+        if size == nil {
+            try Self.createAtomically(path)
+        } else if size == 0 {
+            // Files are created complete (see createAtomically), so an empty one was truncated or
+            // made by someone else; migrating it would hide that the queued work is gone.
+            throw StoreError(.corrupt, "The sync database \(path) is empty (0 bytes); it has been truncated or was not created by edge.",
+                             context: ["path": path, "bytes": "0"])
+        }
+
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeoutSeconds: busyTimeoutSeconds))
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+        do {
+            // GRDB sets synchronous=NORMAL on the writer after prepareDatabase when it enables
+            // WAL, so it is set again here; the writer connection lives as long as the pool.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            guard problems == ["ok"] else {
+                try? pool.close()
+                throw StoreError(.corrupt, "The sync database \(path) failed its integrity check; restore it from a backup or move it aside.",
+                                 context: ["path": path, "integrityCheck": problems.prefix(5).joined(separator: "; ")])
+            }
+            try StoreMigrations.migrator.migrate(pool)
+        } catch {
+            try? pool.close()
+            throw StoreError.wrapping(error, "check and migrate the database", path: path)
+        }
+        self.dbWriter = pool
+    }
+
+    /// Closes every connection; later accesses fail. Optional: the pool also closes when released.
+    public func close() throws(StoreError) {
+        do {
+            try dbWriter.close()
+        } catch {
+            throw StoreError.wrapping(error, "close the database", path: path)
+        }
+    }
+
+    static func configuration(busyTimeoutSeconds: Double) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeoutSeconds)
+        // Runs for the writer and for every reader connection as it opens.
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+
+    /// Builds a new database beside `path` and renames it into place, so a crash during first
+    /// start leaves either no file or a complete, migrated one, never an empty file.
+    private static func createAtomically(_ path: String) throws(StoreError) {
+        let staging = path + ".creating"
+        for leftover in [staging, staging + "-journal", staging + "-wal", staging + "-shm"] {
+            unlink(leftover)
+        }
+        do {
+            let queue = try DatabaseQueue(path: staging, configuration: configuration(busyTimeoutSeconds: 5))
+            try StoreMigrations.migrator.migrate(queue)
+            try queue.close()
+        } catch {
+            unlink(staging)
+            throw StoreError(.openFailed, "Could not create the sync database \(path).",
+                             context: ["path": path, "sqlite": String(describing: error)])
+        }
+        guard rename(staging, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(staging)
+            throw StoreError(.openFailed, "Could not create the sync database \(path): \(reason).",
+                             context: ["path": path, "errno": reason])
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Makes the rename durable (power loss after first start must not lose the file).
+    private static func syncDirectory(of path: String) {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        let descriptor = open(directory, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    private static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    private static func openError(_ error: any Error, path: String) -> StoreError {
+        let wrapped = StoreError.wrapping(error, "open the database", path: path)
+        guard wrapped.code == .databaseFailure else { return wrapped }
+        return StoreError(.openFailed, "Could not open the sync database \(path).", context: wrapped.context)
+    }
+}

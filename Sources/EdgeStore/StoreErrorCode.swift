@@ -1,0 +1,23 @@
+/// What went wrong in EdgeStore, for callers that branch on it (`edge sync status`, the sender).
+public enum StoreErrorCode: String, Sendable, Hashable {
+    /// The database file failed `PRAGMA integrity_check`, is not a SQLite database, or is empty.
+    case corrupt
+    /// The database file could not be opened or created (permissions, missing directory, disk).
+    case openFailed
+    /// A stream or kind name is empty, longer than 200 bytes, or contains control characters.
+    case invalidName
+    /// An argument is out of range (empty lease owner, non-positive lease time or limit).
+    case invalidArgument
+    /// The payload is not valid JSON.
+    case invalidPayload
+    /// The payload is larger than `Outbox.maxPayloadBytes`.
+    case payloadTooLarge
+    /// Enqueueing would exceed the configured `OutboxLimits`; nothing was written or dropped.
+    case full
+    /// No outbox entry, dead letter or conflict with that id.
+    case notFound
+    /// The entry is not leased by this owner (its lease expired and another sender took it).
+    case leaseLost
+    /// SQLite reported an error; `context["sqlite"]` has its description.
+    case databaseFailure
+}

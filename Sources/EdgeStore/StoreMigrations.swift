@@ -1,0 +1,82 @@
+import GRDB
+
+/// The schema, as versioned migrations. Never edit a registered migration: later capabilities
+/// register new ones ("v2", ...), which run once per database in order.
+enum StoreMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // AUTOINCREMENT so local ids are never reused: logs and `edge sync status` stay unambiguous.
+            // created_at is the local wall-clock time with its offset (sent to the server, SYN-10);
+            // scheduling times are REAL Unix seconds so they compare numerically.
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    stream TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    sequence INTEGER NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at REAL NOT NULL,
+                    lease_owner TEXT,
+                    lease_expires_at REAL,
+                    last_error TEXT
+                );
+                -- The head of each stream (lowest sequence) is found through this index (SYN-3).
+                CREATE INDEX outbox_stream_sequence ON outbox(stream, sequence);
+
+                CREATE TABLE dead_letters (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    stream TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    sequence INTEGER NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    last_error TEXT,
+                    reason TEXT NOT NULL,
+                    dead_at REAL NOT NULL
+                );
+
+                CREATE TABLE conflicts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    stream TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    idempotency_key TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    created_at TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    server_version BLOB NOT NULL,
+                    recorded_at REAL NOT NULL
+                );
+                CREATE INDEX conflicts_recorded_at ON conflicts(recorded_at);
+
+                -- A counter of its own, not MAX(sequence): deleted entries must never give their
+                -- number back (SYN-2).
+                CREATE TABLE sequence_counter (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    next_value INTEGER NOT NULL
+                );
+                INSERT INTO sequence_counter (id, next_value) VALUES (1, 1);
+
+                CREATE TABLE sync_cursors (
+                    stream TEXT NOT NULL,
+                    scope TEXT NOT NULL DEFAULT '',
+                    cursor TEXT NOT NULL,
+                    updated_at REAL NOT NULL,
+                    PRIMARY KEY (stream, scope)
+                );
+
+                CREATE TABLE exchanges (
+                    direction TEXT PRIMARY KEY CHECK (direction IN ('push', 'pull')),
+                    succeeded_at REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

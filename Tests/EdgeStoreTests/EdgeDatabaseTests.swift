@@ -1,0 +1,102 @@
+import EdgeStore
+import Foundation
+import GRDB
+import XCTest
+
+final class EdgeDatabaseTests: XCTestCase {
+    func testMigrationsCreateTheSchema() throws {
+        let database = try EdgeDatabase(path: try makeDatabasePath(self))
+        let tables = try database.dbWriter.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        }
+        for table in ["conflicts", "dead_letters", "exchanges", "outbox", "sequence_counter", "sync_cursors"] {
+            XCTAssertTrue(tables.contains(table), "missing table \(table) in \(tables)")
+        }
+        let applied = try database.dbWriter.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        XCTAssertEqual(applied, ["v1"])
+        let outboxColumns = try database.dbWriter.read { db in try db.columns(in: "outbox").map(\.name) }
+        XCTAssertEqual(outboxColumns, ["id", "stream", "kind", "payload", "idempotency_key", "sequence", "created_at",
+                                       "attempts", "next_attempt_at", "lease_owner", "lease_expires_at", "last_error"])
+    }
+
+    func testWALModeAndSynchronousFullOnWriterAndReader() throws {
+        let database = try EdgeDatabase(path: try makeDatabasePath(self))
+        let writer = try database.dbWriter.writeWithoutTransaction { db in
+            (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        XCTAssertEqual(writer.0, 2, "writer synchronous must be FULL (GRDB resets it to NORMAL when enabling WAL)")
+        XCTAssertEqual(writer.1, "wal")
+        XCTAssertEqual(writer.2, 1)
+        let reader = try database.dbWriter.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        XCTAssertEqual(reader.0, 2, "reader synchronous must be FULL")
+        XCTAssertEqual(reader.1, 1)
+    }
+
+    func testReopenKeepsDataAndDoesNotRemigrate() throws {
+        let path = try makeDatabasePath(self)
+        do {
+            let database = try EdgeDatabase(path: path)
+            try database.dbWriter.write { db in
+                _ = try Outbox(database: database).enqueue(db, stream: "s", kind: "k", payload: json("{}"))
+            }
+            try database.close()
+        }
+        let reopened = try EdgeDatabase(path: path)
+        XCTAssertEqual(try Outbox(database: reopened).pendingEntries().count, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".creating"))
+    }
+
+    func testCorruptPageIsDetected() throws {
+        let path = try makeDatabasePath(self)
+        do {
+            let database = try EdgeDatabase(path: path)
+            let outbox = Outbox(database: database)
+            let payload = json("{\"filler\":\"" + String(repeating: "x", count: 2000) + "\"}")
+            try database.dbWriter.write { db in
+                for index in 0..<300 {
+                    try outbox.enqueue(db, stream: "stream-\(index % 7)", kind: "scan", payload: payload)
+                }
+            }
+            // GRDB closes the writer before the read-only readers, so the WAL is not folded back
+            // on close: fold it now so the rows are in the main file that gets damaged.
+            try database.dbWriter.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try database.close()
+        }
+        // Overwrite a whole page in the middle of the closed file.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try handle.seekToEnd()
+        XCTAssertGreaterThan(size, 100_000)
+        try handle.seek(toOffset: (size / 2) / 4096 * 4096)
+        try handle.write(contentsOf: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
+        try handle.close()
+
+        let error = assertStoreError(.corrupt) { try EdgeDatabase(path: path) }
+        XCTAssertTrue(error?.message.contains(path) ?? false, error?.message ?? "")
+    }
+
+    func testZeroByteFileIsRefused() throws {
+        let path = try makeDatabasePath(self)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
+        let error = assertStoreError(.corrupt) { try EdgeDatabase(path: path) }
+        XCTAssertTrue(error?.message.contains(path) ?? false)
+        XCTAssertTrue(error?.message.contains("empty") ?? false)
+    }
+
+    func testGarbageFileIsRefused() throws {
+        let path = try makeDatabasePath(self)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) })
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: garbage))
+        let error = assertStoreError(.corrupt) { try EdgeDatabase(path: path) }
+        XCTAssertTrue(error?.message.contains(path) ?? false, error?.message ?? "")
+    }
+
+    func testUnopenablePathIsOpenFailed() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = directory.appendingPathComponent("missing/dir/edge.sqlite").path
+        let error = assertStoreError(.openFailed) { try EdgeDatabase(path: path) }
+        XCTAssertTrue(error?.message.contains(path) ?? false)
+    }
+}
