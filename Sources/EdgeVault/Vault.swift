@@ -25,7 +25,7 @@ public final class Vault {
     private var cachedDeviceID: String?
     private var tpmContext: TPMContext?
     /// Derived keys by generation, so a TPM unseal happens once per generation and process.
-    private var derivedKeys: [[UInt8]: SymmetricKey] = [:]
+    private var derivedKeys: [[UInt8]: (key: SymmetricKey, backend: VaultBackend)] = [:]
 
     private var secretsDirectory: String { directory + "/secrets" }
 
@@ -171,6 +171,7 @@ public final class Vault {
         var destroyed = 0
         for id in try keys.allKeyIDs() where id != newKey && !used.contains(Hex.encode(id)) {
             try keys.destroyKey(id)
+            derivedKeys[id] = nil  // an erased key must not live on in this process either
             destroyed += 1
         }
         return RotationReport(newKeyID: Hex.encode(newKey), rewritten: rewritten, keysDestroyed: destroyed)
@@ -195,13 +196,13 @@ public final class Vault {
     /// AES key of a generation: HKDF-SHA256 over its key material, salted with the key id and
     /// labelled with the backend, so the same material never yields the same key twice.
     private func derivedKey(_ keyID: [UInt8]) throws(VaultError) -> (key: SymmetricKey, backend: VaultBackend) {
+        if let cached = derivedKeys[keyID] { return cached }
         let backend = try keys.backend(of: keyID)
-        if let cached = derivedKeys[keyID] { return (cached, backend) }
         let material = try keys.keyMaterial(keyID, tpm: tpm)
         do {
             let bytes = try HKDF.deriveKey(inputKeyMaterial: material, salt: keyID, info: Array("edge-vault/v1/\(backend)".utf8))
             let key = try SymmetricKey(bytes: bytes)
-            derivedKeys[keyID] = key
+            derivedKeys[keyID] = (key, backend)
             return (key, backend)
         } catch {
             throw VaultError(.crypto, "key derivation failed: \(error.message)")
