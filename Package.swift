@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
         .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
         .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
+        .target(name: "EdgeContract"),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
