@@ -66,6 +66,15 @@ public struct EdgeDatabase: Sendable {
         }
     }
 
+    /// Runs `body`, turning any error into a StoreError that says what was being done.
+    func perform<T>(_ action: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StoreError.wrapping(error, action, path: path)
+        }
+    }
+
     static func configuration(busyTimeoutSeconds: Double) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true

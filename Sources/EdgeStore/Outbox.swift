@@ -28,14 +28,18 @@ public struct Outbox: Sendable {
     ///         try outbox.enqueue(db, stream: "po/4711", kind: "scan", payload: json)
     ///     }
     ///
+    /// `credential` names the vault secret whose token authenticates the entry (an enrollment's);
+    /// nil means the station's own.
+    ///
     /// Throws `.invalidName`, `.payloadTooLarge`, `.invalidPayload`, or `.full` (nothing written).
     @discardableResult
-    public func enqueue(_ db: Database, stream: String, kind: String, payload: [UInt8],
+    public func enqueue(_ db: Database, stream: String, kind: String, payload: [UInt8], credential: String? = nil,
                         now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxEntry {
         try Self.validateName(stream, field: "stream")
         try Self.validateName(kind, field: "kind")
+        if let credential { try Self.validateName(credential, field: "credential") }
         try Self.validatePayload(payload, stream: stream)
-        return try run("enqueue an entry") {
+        return try database.perform("enqueue an entry") {
             // A savepoint keeps the counter and the row together even if the caller forgot the
             // transaction; inside one it simply nests.
             var entry: OutboxEntry?
@@ -48,10 +52,10 @@ public struct Outbox: Sendable {
                 }
                 try db.execute(sql: "UPDATE sequence_counter SET next_value = next_value + 1 WHERE id = 1")
                 try db.execute(sql: """
-                    INSERT INTO outbox (stream, kind, payload, idempotency_key, sequence, created_at, attempts, next_attempt_at)
-                    VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+                    INSERT INTO outbox (stream, kind, payload, idempotency_key, sequence, created_at, attempts, next_attempt_at, credential)
+                    VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
                     """, arguments: [stream, kind, Data(payload), IdempotencyKey.make(), sequence,
-                                     LocalTimestamp.string(epochSeconds: now), now])
+                                     LocalTimestamp.string(epochSeconds: now), now, credential])
                 entry = try fetchEntry(db, id: db.lastInsertedRowID)
                 return .commit
             }
@@ -64,15 +68,15 @@ public struct Outbox: Sendable {
 
     /// Data overload of `enqueue(_:stream:kind:payload:now:)`.
     @discardableResult
-    public func enqueue(_ db: Database, stream: String, kind: String, payload: Data,
+    public func enqueue(_ db: Database, stream: String, kind: String, payload: Data, credential: String? = nil,
                         now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxEntry {
-        try enqueue(db, stream: stream, kind: kind, payload: [UInt8](payload), now: now)
+        try enqueue(db, stream: stream, kind: kind, payload: [UInt8](payload), credential: credential, now: now)
     }
 
     // MARK: Usage
 
     public func usage() throws(StoreError) -> OutboxUsage {
-        try run("read the outbox usage") { try database.dbWriter.read { db in try usage(db) } }
+        try database.perform("read the outbox usage") { try database.dbWriter.read { db in try usage(db) } }
     }
 
     /// Counts outbox entries and dead letters: both are unsent work that is never dropped.
@@ -87,22 +91,24 @@ public struct Outbox: Sendable {
 
     // MARK: Sending
 
-    /// Leases, for each stream, its oldest entry if it is due and not held by another owner's
-    /// unexpired lease; at most `limit` entries, oldest first. A stream whose head is backed off
-    /// or leased contributes nothing, so order within it holds, and other streams go on (SYN-3).
+    /// Leases, for each stream, its oldest entry if it is due, not held by another owner's
+    /// unexpired lease and its credential not on hold; at most `limit` entries, oldest first. A
+    /// stream whose head is backed off, leased or held contributes nothing, so order within it
+    /// holds, and other streams go on (SYN-3).
     /// Re-leasing by the same owner extends its lease. A crashed owner's lease just expires.
     public func lease(owner: String, now: Double, leaseSeconds: Double, limit: Int) throws(StoreError) -> [OutboxEntry] {
         guard !owner.isEmpty, leaseSeconds > 0, limit > 0 else {
             throw StoreError(.invalidArgument, "A lease needs an owner, a positive duration and a positive limit.",
                              context: ["owner": owner, "leaseSeconds": String(leaseSeconds), "limit": String(limit)])
         }
-        return try run("lease entries") {
+        return try database.perform("lease entries") {
             try database.dbWriter.write { db in
                 let ids = try Int64.fetchAll(db, sql: """
                     SELECT o.id FROM outbox o
                     WHERE o.sequence = (SELECT MIN(h.sequence) FROM outbox h WHERE h.stream = o.stream)
                       AND o.next_attempt_at <= :now
                       AND (o.lease_owner IS NULL OR o.lease_owner = :owner OR o.lease_expires_at <= :now)
+                      AND (o.credential IS NULL OR o.credential NOT IN (SELECT credential FROM credential_holds))
                     ORDER BY o.sequence
                     LIMIT :limit
                     """, arguments: ["now": now, "owner": owner, "limit": limit])
@@ -117,7 +123,7 @@ public struct Outbox: Sendable {
 
     /// The server accepted the entry: deletes it.
     public func complete(id: Int64, owner: String) throws(StoreError) {
-        try run("complete an entry") { try database.dbWriter.write { db in try complete(db, id: id, owner: owner) } }
+        try database.perform("complete an entry") { try database.dbWriter.write { db in try complete(db, id: id, owner: owner) } }
     }
 
     /// Deletes the entry inside the caller's transaction, with any local effect of the answer (SYN-7).
@@ -129,7 +135,7 @@ public struct Outbox: Sendable {
     /// Releases the lease and schedules the next attempt at `at` (Unix seconds). Transport
     /// failures pass `countAttempt: false` (SYN-7: they do not count against the entry).
     public func retryLater(id: Int64, owner: String, at: Double, error: String, countAttempt: Bool = true) throws(StoreError) {
-        try run("reschedule an entry") {
+        try database.perform("reschedule an entry") {
             try database.dbWriter.write { db in
                 _ = try leasedEntry(db, id: id, owner: owner)
                 try db.execute(sql: """
@@ -145,14 +151,14 @@ public struct Outbox: Sendable {
     @discardableResult
     public func deadLetter(id: Int64, owner: String, reason: String,
                            now: Double = Date().timeIntervalSince1970) throws(StoreError) -> DeadLetter {
-        try run("dead-letter an entry") {
+        try database.perform("dead-letter an entry") {
             try database.dbWriter.write { db in
                 let entry = try leasedEntry(db, id: id, owner: owner)
                 try db.execute(sql: """
-                    INSERT INTO dead_letters (stream, kind, payload, idempotency_key, sequence, created_at, attempts, last_error, reason, dead_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO dead_letters (stream, kind, payload, idempotency_key, sequence, created_at, attempts, last_error, reason, dead_at, credential)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [entry.stream, entry.kind, Data(entry.payload), entry.idempotencyKey, entry.sequence,
-                                     entry.createdAt, entry.attempts, entry.lastError, reason, now])
+                                     entry.createdAt, entry.attempts, entry.lastError, reason, now, entry.credential])
                 let deadID = db.lastInsertedRowID
                 try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM dead_letters WHERE id = ?", arguments: [deadID]) else {
@@ -167,17 +173,17 @@ public struct Outbox: Sendable {
     /// its place at the head of its stream), due now, attempts reset.
     @discardableResult
     public func requeue(deadLetterID: Int64, now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxEntry {
-        try run("re-queue a dead letter") {
+        try database.perform("re-queue a dead letter") {
             try database.dbWriter.write { db in
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM dead_letters WHERE id = ?", arguments: [deadLetterID]) else {
                     throw notFound("dead letter", deadLetterID)
                 }
                 let dead = DeadLetter(row: row)
                 try db.execute(sql: """
-                    INSERT INTO outbox (stream, kind, payload, idempotency_key, sequence, created_at, attempts, next_attempt_at, last_error)
-                    VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+                    INSERT INTO outbox (stream, kind, payload, idempotency_key, sequence, created_at, attempts, next_attempt_at, last_error, credential)
+                    VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                     """, arguments: [dead.stream, dead.kind, Data(dead.payload), dead.idempotencyKey, dead.sequence,
-                                     dead.createdAt, now, "re-queued after: " + dead.reason])
+                                     dead.createdAt, now, "re-queued after: " + dead.reason, dead.credential])
                 let id = db.lastInsertedRowID
                 try db.execute(sql: "DELETE FROM dead_letters WHERE id = ?", arguments: [deadLetterID])
                 return try fetchEntry(db, id: id)
@@ -189,14 +195,14 @@ public struct Outbox: Sendable {
     @discardableResult
     public func recordConflict(id: Int64, owner: String, serverVersion: [UInt8],
                                now: Double = Date().timeIntervalSince1970) throws(StoreError) -> ConflictRecord {
-        try run("record a conflict") {
+        try database.perform("record a conflict") {
             try database.dbWriter.write { db in
                 let entry = try leasedEntry(db, id: id, owner: owner)
                 try db.execute(sql: """
-                    INSERT INTO conflicts (stream, kind, payload, idempotency_key, sequence, created_at, attempts, server_version, recorded_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO conflicts (stream, kind, payload, idempotency_key, sequence, created_at, attempts, server_version, recorded_at, credential)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [entry.stream, entry.kind, Data(entry.payload), entry.idempotencyKey, entry.sequence,
-                                     entry.createdAt, entry.attempts, Data(serverVersion), now])
+                                     entry.createdAt, entry.attempts, Data(serverVersion), now, entry.credential])
                 let conflictID = db.lastInsertedRowID
                 try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conflicts WHERE id = ?", arguments: [conflictID]) else {
@@ -210,7 +216,7 @@ public struct Outbox: Sendable {
     /// Deletes conflicts recorded before `cutoff` (Unix seconds); returns how many.
     @discardableResult
     public func purgeConflicts(olderThan cutoff: Double) throws(StoreError) -> Int {
-        try run("purge old conflicts") {
+        try database.perform("purge old conflicts") {
             try database.dbWriter.write { db in
                 try db.execute(sql: "DELETE FROM conflicts WHERE recorded_at < ?", arguments: [cutoff])
                 return db.changesCount
@@ -236,11 +242,11 @@ public struct Outbox: Sendable {
     }
 
     public func recordExchange(_ direction: ExchangeDirection, at: Double = Date().timeIntervalSince1970) throws(StoreError) {
-        try run("record an exchange") { try database.dbWriter.write { db in try recordExchange(db, direction, at: at) } }
+        try database.perform("record an exchange") { try database.dbWriter.write { db in try recordExchange(db, direction, at: at) } }
     }
 
     public func deadLetters() throws(StoreError) -> [DeadLetter] {
-        try run("list dead letters") {
+        try database.perform("list dead letters") {
             try database.dbWriter.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM dead_letters ORDER BY sequence").map(DeadLetter.init(row:))
             }
@@ -248,7 +254,7 @@ public struct Outbox: Sendable {
     }
 
     public func conflicts() throws(StoreError) -> [ConflictRecord] {
-        try run("list conflicts") {
+        try database.perform("list conflicts") {
             try database.dbWriter.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM conflicts ORDER BY recorded_at, id").map(ConflictRecord.init(row:))
             }
@@ -257,7 +263,7 @@ public struct Outbox: Sendable {
 
     /// Unsent entries, in sending order within each stream (for `edge sync status --verbose` and tests).
     public func pendingEntries() throws(StoreError) -> [OutboxEntry] {
-        try run("list outbox entries") {
+        try database.perform("list outbox entries") {
             try database.dbWriter.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY sequence").map(OutboxEntry.init(row:))
             }
@@ -265,7 +271,7 @@ public struct Outbox: Sendable {
     }
 
     public func status(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxStatus {
-        try run("read the sync status") {
+        try database.perform("read the sync status") {
             try database.dbWriter.read { db in
                 // created_at carries its own offset; julianday() converts it to UTC, so entries
                 // made before a time-zone or DST change still compare correctly.
@@ -288,20 +294,14 @@ public struct Outbox: Sendable {
                     conflictCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM conflicts") ?? 0,
                     lastPush: lastExchange(.push),
                     lastPull: lastExchange(.pull),
-                    usage: try usage(db))
+                    usage: try usage(db),
+                    sender: try SyncState(database: database).sender(db),
+                    holds: try SyncState(database: database).holds(db))
             }
         }
     }
 
     // MARK: Helpers
-
-    private func run<T>(_ action: String, _ body: () throws -> T) throws(StoreError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw StoreError.wrapping(error, action, path: database.path)
-        }
-    }
 
     private func fetchEntry(_ db: Database, id: Int64) throws -> OutboxEntry {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {

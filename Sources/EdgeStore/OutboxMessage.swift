@@ -16,6 +16,8 @@ public struct OutboxMessage: Sendable, Hashable {
     public let createdAt: String
     /// Send attempts counted so far.
     public let attempts: Int
+    /// The vault name of the token that authenticates this entry; nil for the station's own.
+    public let credential: String?
 
     init(row: Row) {
         stream = row["stream"]
@@ -25,5 +27,6 @@ public struct OutboxMessage: Sendable, Hashable {
         sequence = row["sequence"]
         createdAt = row["created_at"]
         attempts = row["attempts"]
+        credential = row["credential"]
     }
 }

@@ -10,6 +10,10 @@ public struct OutboxStatus: Sendable, Hashable {
     public let lastPush: Double?
     public let lastPull: Double?
     public let usage: OutboxUsage
+    /// Paused or not and why, 426 (SYN-7).
+    public let sender: SenderState
+    /// Credentials whose entries wait (revoked token, study start pending).
+    public let holds: [CredentialHold]
 
     public var depth: Int { streams.reduce(0) { $0 + $1.depth } }
 }

@@ -77,6 +77,37 @@ enum StoreMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // The sender's own state, and which credential authenticates an entry: an enrollment's
+            // entries are held while its token is revoked or its study start is pending (ENR-10,
+            // ENR-13) without blocking the station's other streams.
+            try db.execute(sql: """
+                ALTER TABLE outbox ADD COLUMN credential TEXT;
+                ALTER TABLE dead_letters ADD COLUMN credential TEXT;
+                ALTER TABLE conflicts ADD COLUMN credential TEXT;
+
+                -- Entries whose credential is listed here are not leased (nothing is deleted).
+                CREATE TABLE credential_holds (
+                    credential TEXT PRIMARY KEY,
+                    reason TEXT NOT NULL,
+                    since REAL NOT NULL
+                );
+
+                -- One row: what `edge sync status` reports about the sender (SYN-7 pause, 426).
+                CREATE TABLE sender_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                    paused_until REAL,
+                    pause_reason TEXT,
+                    last_failure TEXT,
+                    last_failure_at REAL,
+                    upgrade_required_version TEXT,
+                    upgrade_message TEXT,
+                    updated_at REAL NOT NULL DEFAULT 0
+                );
+                INSERT INTO sender_state (id) VALUES (1);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,146 @@
+import FoundationEssentials
+import GRDB
+
+/// The sender's persisted state, credential holds and pull cursors (SYN-7, SYN-9, ENR-10).
+/// Every change is one transaction; cursors are written inside the caller's, with the changes
+/// they cover.
+public struct SyncState: Sendable {
+    public let database: EdgeDatabase
+
+    public init(database: EdgeDatabase) {
+        self.database = database
+    }
+
+    // MARK: Sender
+
+    public func sender() throws(StoreError) -> SenderState {
+        try database.perform("read the sender state") { try database.dbWriter.read { db in try sender(db) } }
+    }
+
+    func sender(_ db: Database) throws -> SenderState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sender_state WHERE id = 1") else {
+            throw StoreError(.databaseFailure, "The sync database \(database.path) has no sender state.", context: ["path": database.path])
+        }
+        return SenderState(row: row)
+    }
+
+    /// An answer settled an entry: the backend is reachable, so failures and any pause end.
+    public func recordSuccess(now: Double) throws(StoreError) {
+        try database.perform("record a successful send") {
+            try database.dbWriter.write { db in
+                // Skips the write (and its fsync) when there is nothing to clear: the common case.
+                try db.execute(sql: """
+                    UPDATE sender_state SET consecutive_failures = 0, paused_until = NULL, pause_reason = NULL, updated_at = ?
+                    WHERE id = 1 AND (consecutive_failures <> 0 OR paused_until IS NOT NULL)
+                    """, arguments: [now])
+            }
+        }
+    }
+
+    /// Counts a retryable failure; at `pauseAfter` in a row, pauses sending for `pauseSeconds`.
+    /// Returns the new state.
+    @discardableResult
+    public func recordFailure(_ description: String, now: Double, pauseAfter: Int, pauseSeconds: Double) throws(StoreError) -> SenderState {
+        try database.perform("record a failed send") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: """
+                    UPDATE sender_state SET consecutive_failures = consecutive_failures + 1,
+                                            last_failure = ?, last_failure_at = ?, updated_at = ?
+                    WHERE id = 1
+                    """, arguments: [description, now, now])
+                let state = try sender(db)
+                guard state.consecutiveFailures >= pauseAfter, state.pausedUntil == nil || !state.isPaused(now: now) else {
+                    return state
+                }
+                try db.execute(sql: "UPDATE sender_state SET paused_until = ?, pause_reason = ? WHERE id = 1",
+                               arguments: [now + pauseSeconds,
+                                           "\(state.consecutiveFailures) consecutive failures, the last: \(description)"])
+                return try sender(db)
+            }
+        }
+    }
+
+    /// Ends a pause (a manual `edge sync run`, a connectivity change) and starts counting afresh.
+    public func resume(now: Double) throws(StoreError) {
+        try database.perform("resume sending") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: """
+                    UPDATE sender_state SET consecutive_failures = 0, paused_until = NULL, pause_reason = NULL, updated_at = ?
+                    WHERE id = 1
+                    """, arguments: [now])
+            }
+        }
+    }
+
+    /// The server answered 426 to `appVersion`.
+    public func setUpgradeRequired(appVersion: String, message: String, now: Double) throws(StoreError) {
+        try database.perform("record that an upgrade is required") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: "UPDATE sender_state SET upgrade_required_version = ?, upgrade_message = ?, updated_at = ? WHERE id = 1",
+                               arguments: [appVersion, message, now])
+            }
+        }
+    }
+
+    public func clearUpgradeRequired(now: Double) throws(StoreError) {
+        try database.perform("clear the upgrade notice") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: "UPDATE sender_state SET upgrade_required_version = NULL, upgrade_message = NULL, updated_at = ? WHERE id = 1",
+                               arguments: [now])
+            }
+        }
+    }
+
+    // MARK: Credential holds
+
+    public func hold(credential: String, reason: String, now: Double) throws(StoreError) {
+        try Outbox.validateName(credential, field: "credential")
+        try database.perform("hold a credential's entries") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: """
+                    INSERT INTO credential_holds (credential, reason, since) VALUES (?, ?, ?)
+                    ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason
+                    """, arguments: [credential, reason, now])
+            }
+        }
+    }
+
+    /// Releases a hold; returns whether there was one.
+    @discardableResult
+    public func release(credential: String) throws(StoreError) -> Bool {
+        try database.perform("release a credential's entries") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: "DELETE FROM credential_holds WHERE credential = ?", arguments: [credential])
+                return db.changesCount > 0
+            }
+        }
+    }
+
+    public func holds() throws(StoreError) -> [CredentialHold] {
+        try database.perform("list credential holds") { try database.dbWriter.read { db in try holds(db) } }
+    }
+
+    func holds(_ db: Database) throws -> [CredentialHold] {
+        try Row.fetchAll(db, sql: "SELECT * FROM credential_holds ORDER BY credential").map(CredentialHold.init(row:))
+    }
+
+    // MARK: Pull cursors
+
+    /// The server's opaque cursor for `stream` (SYN-9), nil before the first pull.
+    public func cursor(_ db: Database, stream: String, scope: String = "") throws -> String? {
+        try String.fetchOne(db, sql: "SELECT cursor FROM sync_cursors WHERE stream = ? AND scope = ?", arguments: [stream, scope])
+    }
+
+    public func cursor(stream: String, scope: String = "") throws(StoreError) -> String? {
+        try database.perform("read a pull cursor") { try database.dbWriter.read { db in try cursor(db, stream: stream, scope: scope) } }
+    }
+
+    /// Stores the cursor inside the caller's transaction, with the changes it covers.
+    public func setCursor(_ db: Database, _ cursor: String, stream: String, scope: String = "", now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_cursors (stream, scope, cursor, updated_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT(stream, scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at
+            """, arguments: [stream, scope, cursor, now])
+    }
+
+}
