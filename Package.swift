@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SQLite through GRDB (migrations, WAL pools); system libsqlite3.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -37,6 +38,10 @@ let package = Package(
         .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
         .target(name: "EdgeContract"),
+        // Transport (libcurl), sender, pull: the sync core's moving parts (SYN-5..9).
+        .target(name: "EdgeSync", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract",
+                                                 .product(name: "GRDB", package: "GRDB.swift"),
+                                                 .product(name: "Logging", package: "swift-log")]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [

@@ -1,0 +1,7 @@
+/// What the enrollment capability decided after the server rejected a credential (ENR-10).
+public enum CredentialVerdict: Sendable, Hashable {
+    /// A refresh succeeded: send again now with the new token.
+    case refreshed
+    /// Revoked (or no refresh possible): hold the credential's entries, delete nothing.
+    case revoked(reason: String)
+}

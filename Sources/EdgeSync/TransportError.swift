@@ -1,0 +1,5 @@
+import EdgeCore
+public typealias TransportError = CodedError<TransportErrorCode>
+extension TransportError {
+    public var isTransportFailure: Bool { true }
+}

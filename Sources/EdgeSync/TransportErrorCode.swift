@@ -1,0 +1,3 @@
+public enum TransportErrorCode: String, Sendable, Hashable {
+    case invalidURL, insecureURL, couldNotResolve, couldNotConnect, timedOut, tlsFailure, pinMismatch, connectionDropped, responseTooLarge, protocolError, cancelled, internalFailure
+}
