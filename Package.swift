@@ -45,7 +45,7 @@ let package = Package(
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto",
+            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -8,8 +8,8 @@ import Darwin
 ///
 /// Formatted with `localtime_r` because FoundationEssentials has no time-zone database; the C
 /// library reads the system's (TZ, /etc/localtime).
-enum LocalTimestamp {
-    static func string(epochSeconds: Double) -> String {
+public enum LocalTimestamp {
+    public static func string(epochSeconds: Double) -> String {
         var whole = time_t(epochSeconds.rounded(.down))
         let millis = min(999, max(0, Int(((epochSeconds - Double(whole)) * 1000).rounded(.down))))
         var parts = tm()

@@ -9,6 +9,8 @@ public struct Outbox: Sendable {
     public static let maxNameBytes = 200
     /// Conflicts are kept 7 days (SYN-7).
     public static let conflictRetention: Double = 7 * 24 * 3600
+    /// The hold name of entries enqueued without a credential (the station's own token).
+    public static let stationCredential = "station"
 
     public let database: EdgeDatabase
     public let limits: OutboxLimits
@@ -37,7 +39,13 @@ public struct Outbox: Sendable {
                         now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxEntry {
         try Self.validateName(stream, field: "stream")
         try Self.validateName(kind, field: "kind")
-        if let credential { try Self.validateName(credential, field: "credential") }
+        if let credential {
+            try Self.validateName(credential, field: "credential")
+            guard credential != Self.stationCredential else {
+                throw StoreError(.invalidName, "The credential name \(Self.stationCredential) is reserved for the station's own token; enqueue without a credential instead.",
+                                 context: ["field": "credential"])
+            }
+        }
         try Self.validatePayload(payload, stream: stream)
         return try database.perform("enqueue an entry") {
             // A savepoint keeps the counter and the row together even if the caller forgot the
@@ -108,10 +116,10 @@ public struct Outbox: Sendable {
                     WHERE o.sequence = (SELECT MIN(h.sequence) FROM outbox h WHERE h.stream = o.stream)
                       AND o.next_attempt_at <= :now
                       AND (o.lease_owner IS NULL OR o.lease_owner = :owner OR o.lease_expires_at <= :now)
-                      AND (o.credential IS NULL OR o.credential NOT IN (SELECT credential FROM credential_holds))
+                      AND COALESCE(o.credential, :station) NOT IN (SELECT credential FROM credential_holds)
                     ORDER BY o.sequence
                     LIMIT :limit
-                    """, arguments: ["now": now, "owner": owner, "limit": limit])
+                    """, arguments: ["now": now, "owner": owner, "limit": limit, "station": Self.stationCredential])
                 return try ids.map { id in
                     try db.execute(sql: "UPDATE outbox SET lease_owner = ?, lease_expires_at = ? WHERE id = ?",
                                    arguments: [owner, now + leaseSeconds, id])
@@ -276,12 +284,17 @@ public struct Outbox: Sendable {
                 // created_at carries its own offset; julianday() converts it to UTC, so entries
                 // made before a time-zone or DST change still compare correctly.
                 let streams = try Row.fetchAll(db, sql: """
-                    SELECT stream, COUNT(*) AS depth,
-                           (MIN(julianday(created_at)) - 2440587.5) * 86400.0 AS oldest
-                    FROM outbox GROUP BY stream ORDER BY stream
+                    SELECT s.stream, s.depth, s.oldest, h.last_error, h.next_attempt_at, h.attempts
+                    FROM (SELECT stream, COUNT(*) AS depth, MIN(sequence) AS head,
+                                 (MIN(julianday(created_at)) - 2440587.5) * 86400.0 AS oldest
+                          FROM outbox GROUP BY stream) s
+                    JOIN outbox h ON h.sequence = s.head
+                    ORDER BY s.stream
                     """).map { row in
                     OutboxStreamStatus(stream: row["stream"], depth: row["depth"],
-                                       oldestEntryAge: now - (row["oldest"] as Double? ?? now))
+                                       oldestEntryAge: now - (row["oldest"] as Double? ?? now),
+                                       headLastError: row["last_error"], headNextAttemptAt: row["next_attempt_at"],
+                                       headAttempts: row["attempts"])
                 }
                 let exchanges = try Row.fetchAll(db, sql: "SELECT direction, succeeded_at FROM exchanges")
                 func lastExchange(_ direction: ExchangeDirection) -> Double? {

@@ -106,6 +106,17 @@ enum StoreMigrations {
                     updated_at REAL NOT NULL DEFAULT 0
                 );
                 INSERT INTO sender_state (id) VALUES (1);
+
+                -- Changes pulled from the backend (SYN-9), stored with the cursor that covers
+                -- them; the capabilities that own each kind consume them from here.
+                CREATE TABLE pulled_changes (
+                    change_id TEXT PRIMARY KEY,
+                    stream TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    changed_at TEXT NOT NULL,
+                    received_at REAL NOT NULL
+                );
                 """)
         }
         return migrator

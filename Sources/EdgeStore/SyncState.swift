@@ -27,14 +27,17 @@ public struct SyncState: Sendable {
     /// An answer settled an entry: the backend is reachable, so failures and any pause end.
     public func recordSuccess(now: Double) throws(StoreError) {
         try database.perform("record a successful send") {
-            try database.dbWriter.write { db in
-                // Skips the write (and its fsync) when there is nothing to clear: the common case.
-                try db.execute(sql: """
-                    UPDATE sender_state SET consecutive_failures = 0, paused_until = NULL, pause_reason = NULL, updated_at = ?
-                    WHERE id = 1 AND (consecutive_failures <> 0 OR paused_until IS NOT NULL)
-                    """, arguments: [now])
-            }
+            try database.dbWriter.write { db in try recordSuccess(db, now: now) }
         }
+    }
+
+    /// The same, inside the caller's transaction (with the entry's completion).
+    public func recordSuccess(_ db: Database, now: Double) throws {
+        // Changes no row in the common case, so the sender state adds no page to the commit.
+        try db.execute(sql: """
+            UPDATE sender_state SET consecutive_failures = 0, paused_until = NULL, pause_reason = NULL, updated_at = ?
+            WHERE id = 1 AND (consecutive_failures <> 0 OR paused_until IS NOT NULL)
+            """, arguments: [now])
     }
 
     /// Counts a retryable failure; at `pauseAfter` in a row, pauses sending for `pauseSeconds`.
@@ -122,6 +125,26 @@ public struct SyncState: Sendable {
 
     func holds(_ db: Database) throws -> [CredentialHold] {
         try Row.fetchAll(db, sql: "SELECT * FROM credential_holds ORDER BY credential").map(CredentialHold.init(row:))
+    }
+
+    // MARK: Pulled changes
+
+    /// Stores one pulled change inside the caller's transaction; a change id seen before is
+    /// ignored (a page re-fetched after a crash). Returns whether it was new.
+    @discardableResult
+    public func storePulledChange(_ db: Database, id: String, stream: String, kind: String, payload: [UInt8],
+                                  changedAt: String, now: Double) throws -> Bool {
+        try db.execute(sql: """
+            INSERT INTO pulled_changes (change_id, stream, kind, payload, changed_at, received_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(change_id) DO NOTHING
+            """, arguments: [id, stream, kind, Data(payload), changedAt, now])
+        return db.changesCount > 0
+    }
+
+    public func pulledChangeCount() throws(StoreError) -> Int {
+        try database.perform("count pulled changes") {
+            try database.dbWriter.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pulled_changes") ?? 0 }
+        }
     }
 
     // MARK: Pull cursors

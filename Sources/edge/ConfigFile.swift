@@ -1,4 +1,5 @@
 import EdgePayloads
+import EdgeSync
 import FoundationEssentials
 
 /// The station's configuration file: sponsor prefix table and extra payload classes (SCN-6, ENR-4).
@@ -13,6 +14,10 @@ struct ConfigFile {
 
     /// nil when the station has no configuration file.
     let config: PayloadConfig?
+    /// The `sync` section; nil when absent.
+    var sync: SyncSettings? = nil
+    /// The file read, for messages.
+    var path: String? = nil
 
     static func load(explicitPath: String?) throws(ConfigError) -> ConfigFile {
         let env = ProcessInfo.processInfo.environment["EDGE_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
@@ -28,14 +33,30 @@ struct ConfigFile {
         if data.count > maxBytes {
             throw ConfigError(code: .tooLarge, message: "configuration \(path) is larger than \(maxBytes) bytes", path: path)
         }
+        let payloads: PayloadConfig
         do {
-            return ConfigFile(config: try PayloadConfig(json: data))
+            payloads = try PayloadConfig(json: data)
         } catch {
             throw ConfigError(code: .invalid, message: "configuration \(path): \(error)", path: path)
         }
+        let sync: SyncSettings?
+        do {
+            sync = try JSONDecoder().decode(SyncSection.self, from: data).sync
+            try sync?.validate()
+        } catch let error as SyncError {
+            throw ConfigError(code: .invalid, message: "configuration \(path): \(error.message)", path: path)
+        } catch {
+            throw ConfigError(code: .invalid, message: "configuration \(path): the sync section is not valid (see models/edge-config.schema.json)", path: path)
+        }
+        return ConfigFile(config: payloads, sync: sync, path: path)
     }
 
     func classifier() -> PayloadClassifier {
         config.map { PayloadClassifier(config: $0) } ?? PayloadClassifier(sponsors: .empty)
     }
+}
+
+/// The part of edge.json the sync core reads.
+private struct SyncSection: Decodable {
+    let sync: SyncSettings?
 }

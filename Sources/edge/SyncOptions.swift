@@ -1,0 +1,48 @@
+import ArgumentParser
+import EdgeStore
+import EdgeSync
+import FoundationEssentials
+
+/// Where `edge sync` finds its configuration and database.
+struct SyncOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp("Station configuration (edge.json).", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .customLong("database"), help: ArgumentHelp("The sync database.", valueName: "FILE"))
+    var database: String?
+
+    /// The configuration's sync section, or nil when there is none.
+    func settings() throws -> SyncSettings? {
+        do {
+            return try ConfigFile.load(explicitPath: config).sync
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The settings `edge sync run` needs: a configured backend.
+    func requiredSettings() throws -> SyncSettings {
+        guard let settings = try settings() else {
+            Output.stderr("edge: no sync section in the configuration: set sync.base_url in edge.json (see models/edge-config.schema.json)")
+            throw ExitCode(2)
+        }
+        return settings
+    }
+
+    func databasePath(_ settings: SyncSettings?) -> String {
+        let env = ProcessInfo.processInfo.environment["EDGE_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        return database ?? env ?? settings?.database ?? SyncSettings.defaultDatabase
+    }
+
+    /// Opens the outbox; a store error is one line on stderr and exit status 2.
+    func openOutbox(_ settings: SyncSettings?) throws -> Outbox {
+        let path = databasePath(settings)
+        do {
+            return Outbox(database: try EdgeDatabase(path: path), limits: settings?.limits ?? .standard)
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
+    }
+}
