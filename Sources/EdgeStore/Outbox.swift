@@ -129,6 +129,18 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// Makes every backed-off entry due now: an operator's `edge sync run` means "send it all
+    /// now", not "send what the backoff allows". Returns how many were waiting.
+    @discardableResult
+    public func makeAllDue(now: Double) throws(StoreError) -> Int {
+        try database.perform("make waiting entries due") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: "UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at > ?", arguments: [now, now])
+                return db.changesCount
+            }
+        }
+    }
+
     /// The server accepted the entry: deletes it.
     public func complete(id: Int64, owner: String) throws(StoreError) {
         try database.perform("complete an entry") { try database.dbWriter.write { db in try complete(db, id: id, owner: owner) } }

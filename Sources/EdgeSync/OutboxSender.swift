@@ -79,7 +79,11 @@ public actor OutboxSender {
         var report = DrainReport()
         do {
             let now = wallClock()
-            if manual { try state.resume(now: now) }
+            if manual {
+                try state.resume(now: now)
+                try outbox.makeAllDue(now: now)
+                quietUntil = 0
+            }
             let sender = try state.sender()
             if sender.upgradeRequired(appVersion: configuration.identity.appVersion) {
                 report.outcome = .upgradeRequired(message: sender.upgradeMessage ?? "The backend requires a newer version of edge.")

@@ -91,4 +91,14 @@ final class SyncStateTests: XCTestCase {
         try outbox.database.dbWriter.write { db in try state.setCursor(db, "c3", stream: "changes", now: 1001) }
         XCTAssertEqual(try state.cursor(stream: "changes"), "c3")
     }
+
+    func testMakeAllDueBringsBackedOffEntriesForward() throws {
+        let (outbox, _) = try open()
+        let entry = try enqueue(outbox, "a")
+        _ = try outbox.lease(owner: "s", now: 1000, leaseSeconds: 30, limit: 1)
+        try outbox.retryLater(id: entry.id, owner: "s", at: 5000, error: "HTTP 503")
+        XCTAssertEqual(try outbox.lease(owner: "s", now: 1001, leaseSeconds: 30, limit: 1), [])
+        XCTAssertEqual(try outbox.makeAllDue(now: 1001), 1)
+        XCTAssertEqual(try outbox.lease(owner: "s", now: 1001, leaseSeconds: 30, limit: 1).map(\.id), [entry.id])
+    }
 }
