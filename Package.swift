@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
         .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
         .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore"]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
@@ -55,6 +57,8 @@ let package = Package(
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
+        // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
+        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync"], exclude: ["Servers"]),
     ],
     swiftLanguageModes: [.v6]
 )

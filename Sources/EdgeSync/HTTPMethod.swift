@@ -1,0 +1,7 @@
+/// The HTTP methods the sync contract uses.
+public enum HTTPMethod: String, Sendable, Hashable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case delete = "DELETE"
+}
