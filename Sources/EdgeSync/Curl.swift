@@ -2,8 +2,9 @@ import CCurl
 
 /// The one seam between Swift and libcurl: every curl call the transport makes goes through
 /// here, returns its CURLcode/CURLMcode/CURLUcode and becomes a typed throw on failure, with the
-/// option or function named in the error's context. Nothing else in EdgeSync calls `curl_*`
-/// setters directly.
+/// option or function named in the error's context. Elsewhere in EdgeSync only the frees
+/// (`curl_easy_cleanup`, `curl_multi_cleanup`, `curl_url_cleanup`, the header slist) are called
+/// directly, by the object that owns the handle.
 enum Curl {
     /// `curl_global_init` exactly once per process, before any other curl call. A `static let`
     /// is initialised once, thread-safely (swift_once), which is what curl_global_init needs.
@@ -85,6 +86,43 @@ enum Curl {
         try check(edge_curl_multi_setopt_long(multi, option, value), "curl_multi_setopt", option: "\(option.rawValue)")
     }
 
+    static func multiAdd(_ multi: UnsafeMutableRawPointer, _ easy: UnsafeMutableRawPointer) throws(TransportError) {
+        try check(curl_multi_add_handle(multi, easy), "curl_multi_add_handle")
+    }
+
+    /// Failure is ignored: the only documented ones are a bad handle or a call from a callback,
+    /// which this code never makes; the transfer is released right after either way.
+    static func multiRemove(_ multi: UnsafeMutableRawPointer, _ easy: UnsafeMutableRawPointer) {
+        _ = curl_multi_remove_handle(multi, easy)
+    }
+
+    static func multiPerform(_ multi: UnsafeMutableRawPointer) throws(TransportError) {
+        var running: Int32 = 0
+        try check(curl_multi_perform(multi, &running), "curl_multi_perform")
+    }
+
+    /// Sleeps until a socket is ready, curl's next timer is due, `milliseconds` pass or another
+    /// thread calls `multiWakeup`.
+    static func multiPoll(_ multi: UnsafeMutableRawPointer, milliseconds: Int32) throws(TransportError) {
+        try check(curl_multi_poll(multi, nil, 0, milliseconds, nil), "curl_multi_poll")
+    }
+
+    /// The one multi call curl allows from any thread. Its failure (the wakeup pipe is full) means
+    /// a wakeup is already pending, which is all the caller wants.
+    static func multiWakeup(_ multi: UnsafeMutableRawPointer) {
+        _ = curl_multi_wakeup(multi)
+    }
+
+    /// The next finished transfer (CURLMSG_DONE), with its result; nil when none is left.
+    static func multiNextDone(_ multi: UnsafeMutableRawPointer) -> (easy: UnsafeMutableRawPointer, result: CURLcode)? {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            return (easy, message.pointee.data.result)
+        }
+        return nil
+    }
+
     static func check(_ code: CURLMcode, _ function: StaticString, option: String? = nil) throws(TransportError) {
         guard code == CURLM_OK else { throw failure(code, function, option: option) }
     }
@@ -97,6 +135,36 @@ enum Curl {
 
     static func text(_ code: CURLMcode) -> String {
         guard let text = curl_multi_strerror(code) else { return "CURLMcode \(code.rawValue)" }
+        return String(cString: text)
+    }
+
+    // MARK: URL handles
+
+    static func urlInit() throws(TransportError) -> OpaquePointer {
+        guard let handle = curl_url() else {
+            throw TransportError(.internalFailure, "The HTTP library could not parse a URL.", context: ["function": "curl_url"])
+        }
+        return handle
+    }
+
+    /// Parses `url` into `handle`; `.invalidURL` with curl's reason (and `printable`) on failure.
+    static func urlSet(_ handle: OpaquePointer, _ url: String, printable: String) throws(TransportError) {
+        let code = curl_url_set(handle, CURLUPART_URL, url, 0)
+        guard code == CURLUE_OK else {
+            throw TransportError(.invalidURL, "The server address is not a valid URL.", context: ["url": printable, "curl": text(code)])
+        }
+    }
+
+    /// One part of a parsed URL (curl allocates it; freed here), or nil if the part is absent.
+    static func urlPart(_ handle: OpaquePointer, _ what: CURLUPart) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, what, &value, 0) == CURLUE_OK, let value else { return nil }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
+
+    static func text(_ code: CURLUcode) -> String {
+        guard let text = curl_url_strerror(code) else { return "CURLUcode \(code.rawValue)" }
         return String(cString: text)
     }
 }

@@ -130,7 +130,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Must be called with the lock held (see the type's comment).
     private func wake(_ state: borrowing State) {
         guard !state.closed else { return }
-        _ = curl_multi_wakeup(multi)
+        Curl.multiWakeup(multi)
     }
 
     // MARK: the loop thread
@@ -138,28 +138,33 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func run() {
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
-            let (added, cancelled, stopping) = takeWork()
-            for (transfer, continuation) in cancelled {
-                if running.removeValue(forKey: transfer.easy) != nil { curl_multi_remove_handle(multi, transfer.easy) }
+            let (added, failed, stopping) = takeWork()
+            for (transfer, continuation) in failed {
+                if running.removeValue(forKey: transfer.easy) != nil { Curl.multiRemove(multi, transfer.easy) }
                 continuation.resume(returning: .failure(stopping ? Self.shutdownError : Self.cancelledError(transfer)))
             }
-            if stopping { return }
+            if stopping {
+                // Every started transfer was in `failed`; this only guards the invariant.
+                for easy in running.keys { Curl.multiRemove(multi, easy) }
+                return
+            }
             for transfer in added {
-                let code = curl_multi_add_handle(multi, transfer.easy)
-                if code == CURLM_OK {
+                do throws(TransportError) {
+                    try Curl.multiAdd(multi, transfer.easy)
                     running[transfer.easy] = transfer
-                } else {
-                    finish(transfer, with: .failure(Curl.failure(code, "curl_multi_add_handle")))
+                } catch {
+                    finish(transfer, with: .failure(error))
                 }
             }
-
-            var stillRunning: Int32 = 0
-            let performed = curl_multi_perform(multi, &stillRunning)
-            if performed != CURLM_OK { failAll(&running, Curl.failure(performed, "curl_multi_perform")) }
-            collectDone(&running)
-
-            let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
-            if polled != CURLM_OK { failAll(&running, Curl.failure(polled, "curl_multi_poll")) }
+            do throws(TransportError) {
+                try Curl.multiPerform(multi)
+                collectDone(&running)
+                try Curl.multiPoll(multi, milliseconds: 1000)
+            } catch {
+                // Not expected outside memory exhaustion: fail what is in flight rather than spin.
+                failAll(&running, error)
+                usleep(10_000)
+            }
         }
     }
 
@@ -184,20 +189,18 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func collectDone(_ running: inout [UnsafeMutableRawPointer: CurlTransfer]) {
-        var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
-            // Copy out before removing the handle: the message is invalid afterwards.
-            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            let code = message.pointee.data.result
+        while let (easy, code) = Curl.multiNextDone(multi) {
             guard let transfer = running.removeValue(forKey: easy) else { continue }
-            curl_multi_remove_handle(multi, easy)
-            finish(transfer, with: transfer.outcome(code))
+            // The outcome reads CURLINFO from the handle, which stays valid until the transfer is released.
+            let outcome = transfer.outcome(code)
+            Curl.multiRemove(multi, easy)
+            finish(transfer, with: outcome)
         }
     }
 
     private func failAll(_ running: inout [UnsafeMutableRawPointer: CurlTransfer], _ error: TransportError) {
         for (easy, transfer) in running {
-            curl_multi_remove_handle(multi, easy)
+            Curl.multiRemove(multi, easy)
             finish(transfer, with: .failure(error))
         }
         running.removeAll()

@@ -19,17 +19,15 @@ final class RequestTarget: @unchecked Sendable {
 
     init(_ url: String) throws(TransportError) {
         let printable = URLRedaction.printable(url)
-        guard let handle = curl_url() else {
-            throw TransportError(.internalFailure, "The HTTP library could not parse a URL.", context: ["function": "curl_url"])
-        }
-        let code = curl_url_set(handle, CURLUPART_URL, url, 0)
-        guard code == CURLUE_OK else {
+        let handle = try Curl.urlInit()
+        do {
+            try Curl.urlSet(handle, url, printable: printable)
+        } catch {
             curl_url_cleanup(handle)
-            throw TransportError(.invalidURL, "The server address is not a valid URL.",
-                                 context: ["url": printable, "curl": Self.text(code)])
+            throw error
         }
-        guard let scheme = Self.part(handle, CURLUPART_SCHEME).map(ASCIILowercase.string),
-              let host = Self.part(handle, CURLUPART_HOST), !host.isEmpty else {
+        guard let scheme = Curl.urlPart(handle, CURLUPART_SCHEME).map(ASCIILowercase.string),
+              let host = Curl.urlPart(handle, CURLUPART_HOST), !host.isEmpty else {
             curl_url_cleanup(handle)
             throw TransportError(.invalidURL, "The server address has no host.", context: ["url": printable])
         }
@@ -68,17 +66,5 @@ final class RequestTarget: @unchecked Sendable {
         guard inet_pton(AF_INET, host, &address) == 1 else { return false }
         // s_addr is in network byte order: its first byte in memory is the first octet.
         return withUnsafeBytes(of: &address) { $0.first } == 127
-    }
-
-    private static func part(_ handle: OpaquePointer, _ what: CURLUPart) -> String? {
-        var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, what, &value, 0) == CURLUE_OK, let value else { return nil }
-        defer { curl_free(value) }
-        return String(cString: value)
-    }
-
-    private static func text(_ code: CURLUcode) -> String {
-        guard let text = curl_url_strerror(code) else { return "CURLUcode \(code.rawValue)" }
-        return String(cString: text)
     }
 }
