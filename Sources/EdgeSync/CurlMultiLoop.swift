@@ -1,6 +1,5 @@
 import CCurl
 import Glibc
-import Synchronization
 
 /// One curl multi handle driven by one dedicated pthread.
 ///
@@ -30,6 +29,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var pending: [UInt64] = []
         var hasCancellations = false
         var shuttingDown = false
+        var nextID: UInt64 = 1
         /// Set by the first `shutdown`, which joins the thread and frees the multi handle.
         var shutdownClaimed = false
         /// The multi handle is freed: no more wakeups.
@@ -37,9 +37,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let state = Mutex(State())
-    private let ids = Atomic<UInt64>(1)
-    private let thread = Mutex<pthread_t?>(nil)
+    private let state = Locked(State())
+    private let thread = Locked<pthread_t?>(nil)
 
     init(maxConnectionsPerHost: Int) throws(TransportError) {
         multi = try Curl.multiInit()
@@ -71,7 +70,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     func nextID() -> UInt64 {
-        ids.wrappingAdd(1, ordering: .relaxed).oldValue
+        state.withLock { state in
+            defer { state.nextID &+= 1 }
+            return state.nextID
+        }
     }
 
     /// Records a transfer so a cancellation can find it. False once the loop is shutting down.
