@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
@@ -39,7 +40,7 @@ let package = Package(
         // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
         .target(name: "EdgeContract"),
         // Transport (libcurl), sender, pull: the sync core's moving parts (SYN-5..9).
-        .target(name: "EdgeSync", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract",
+        .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore", "EdgeStore", "EdgeContract",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
 
@@ -61,8 +62,10 @@ let package = Package(
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract",
-                                                          .product(name: "GRDB", package: "GRDB.swift")]),
+                                                          .product(name: "GRDB", package: "GRDB.swift")],
+                    exclude: ["Servers"]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
     ],
     swiftLanguageModes: [.v6]

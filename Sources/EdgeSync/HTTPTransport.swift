@@ -3,3 +3,5 @@
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
+
+extension CurlTransport: HTTPTransport {}

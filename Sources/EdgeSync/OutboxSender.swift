@@ -172,6 +172,11 @@ public actor OutboxSender {
             return .answered(SyncAnswer.classify(response, now: wallClock()))
         } catch {
             if error.code == .cancelled { return .cancelled }
+            if error.isSecurityFailure {
+                // A wrong pin or certificate is an operator's problem, not the network's: say so loudly.
+                logger.error("TLS verification of the backend failed; entries wait until it is fixed",
+                             metadata: ["error": "\(error.message)", "code": "\(error.code.rawValue)"])
+            }
             return .answered(SyncAnswer.classify(error))
         }
     }

@@ -7,7 +7,7 @@ final class SyncAnswerTests: XCTestCase {
     private func response(_ status: Int, code: String? = nil, message: String = "m", details: JSONValue? = nil,
                           headers: [HTTPHeader] = []) throws -> HTTPResponse {
         let body = try code.map { try ContractCoding.encode(APIErrorEnvelope(error: APIError(code: $0, message: message, details: details))) } ?? []
-        return HTTPResponse(status: status, headers: headers, body: body)
+        return HTTPResponse(status: status, headers: headers, body: body, version: .http1_1)
     }
 
     func testSuccessAndReplayAreDone() throws {
@@ -63,7 +63,7 @@ final class SyncAnswerTests: XCTestCase {
                        .upgradeRequired(message: "update to 2.0"))
         XCTAssertEqual(SyncAnswer.classify(try response(422, code: "INVALID_REQUEST", message: "bad\u{1b}[2Jline"), now: 0),
                        .deadLetter(reason: "HTTP 422 INVALID_REQUEST: bad [2Jline"))
-        XCTAssertEqual(SyncAnswer.classify(HTTPResponse(status: 404, headers: [], body: Array("<html>".utf8)), now: 0),
+        XCTAssertEqual(SyncAnswer.classify(HTTPResponse(status: 404, headers: [], body: Array("<html>".utf8), version: .http1_1), now: 0),
                        .deadLetter(reason: "HTTP 404"))
     }
 

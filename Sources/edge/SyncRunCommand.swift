@@ -1,0 +1,129 @@
+import ArgumentParser
+import Dispatch
+import EdgeContract
+import EdgeStore
+import EdgeSync
+import EdgeVault
+import FoundationEssentials
+import Glibc
+
+/// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
+struct SyncRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Send the outbox now (ending any pause), then pull the backend's changes.",
+        discussion: """
+        Without --watch, sends every entry that is due, prints what happened, pulls, and exits.
+        With --watch, keeps sending until SIGINT or SIGTERM, like the agent does.
+        If another edge process is already sending from the database, its pause is lifted and
+        this command exits at once.
+
+        Exit status:
+          0   the outbox is empty (dead letters and conflicts are listed by `edge sync status`)
+          1   entries remain: waiting for a retry, held, paused or stopped by a 426
+          2   configuration, vault or database could not be used
+        """
+    )
+
+    @OptionGroup var options: SyncOptions
+    @OptionGroup var vault: VaultCommand.Location
+
+    @Flag(name: .customLong("watch"), help: "Keep sending until SIGINT/SIGTERM.")
+    var watch = false
+
+    @Flag(name: .customLong("no-pull"), help: "Do not pull after sending.")
+    var noPull = false
+
+    func run() async throws {
+        let settings = try options.requiredSettings()
+        let outbox = try options.openOutbox(settings)
+        let state = SyncState(database: outbox.database)
+        let lock: SenderLock
+        do {
+            lock = try SenderLock(databasePath: outbox.database.path)
+        } catch where error.code == .senderBusy {
+            try? state.resume(now: Date().timeIntervalSince1970)
+            Output.stdout("another edge process is sending from \(outbox.database.path); any pause was lifted so it sends now")
+            return
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
+        let vault = try self.vault.open()
+        let deviceID = try VaultCommand.run { () throws(VaultError) in try vault.deviceID() }
+        let identity = SyncIdentity.current(deviceID: deviceID, appVersion: EdgeVersion.current)
+        let transport: CurlTransport
+        do {
+            transport = try CurlTransport(options: TransportOptions(connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
+                                                                    pinnedPublicKeys: settings.pins, caFile: settings.caFile,
+                                                                    userAgent: "edge/" + EdgeVersion.current))
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
+        defer { transport.shutdown() }
+        let tokens = VaultTokenProvider(vault: vault, stationSecret: settings.tokenSecret)
+        var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
+        configuration.requestsPerMinute = settings.requestsPerMinute
+        let sender = OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration)
+
+        if watch {
+            try await Self.untilSignalled { await sender.run() }
+            withExtendedLifetime(lock) {}
+            return
+        }
+        let report = await sender.drain(manual: true) { progress in
+            Output.stdout("sent \(progress.sent), retrying \(progress.retried), conflicts \(progress.conflicts), dead letters \(progress.deadLettered), held \(progress.held)")
+        }
+        Output.stdout(Self.summary(report))
+        if !noPull, case .idle = report.outcome {
+            let puller = SyncPuller(outbox: outbox, transport: transport, tokens: tokens, baseURL: settings.baseURL, identity: identity)
+            do throws(SyncError) {
+                let pulled = try await puller.pull { db, changes in
+                    let now = Date().timeIntervalSince1970
+                    for change in changes {
+                        try state.storePulledChange(db, id: change.id, stream: change.stream, kind: change.kind,
+                                                    payload: try ContractCoding.encode(change.payload), changedAt: change.changedAt, now: now)
+                    }
+                }
+                Output.stdout("pulled \(pulled.changes) changes in \(pulled.pages) pages")
+            } catch {
+                Output.stderr("edge: pull failed: \(error.message)")
+            }
+        }
+        withExtendedLifetime(lock) {}
+        let remaining = (try? outbox.status().depth) ?? 0
+        if remaining > 0 {
+            Output.stdout("\(remaining) entries remain; `edge sync status` says why")
+            throw ExitCode(1)
+        }
+    }
+
+    static func summary(_ report: DrainReport) -> String {
+        var line = "sent \(report.sent)" + (report.duplicates > 0 ? " (\(report.duplicates) already applied)" : "")
+            + ", retrying \(report.retried), conflicts \(report.conflicts), dead letters \(report.deadLettered), held \(report.held)"
+        switch report.outcome {
+        case .idle: break
+        case .paused(let reason): line += "; PAUSED: \(Output.printable(reason))"
+        case .upgradeRequired(let message): line += "; STOPPED, update edge: \(Output.printable(message))"
+        case .storeFailed(let message): line += "; database failed: \(Output.printable(message))"
+        case .cancelled: line += "; cancelled"
+        }
+        return line
+    }
+
+    /// Runs `body` until it returns or SIGINT/SIGTERM arrives, which cancels it.
+    static func untilSignalled(_ body: @escaping @Sendable () async -> Void) async throws {
+        let task = Task { await body() }
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            sources.append(source)
+        }
+        await task.value
+        sources.forEach { $0.cancel() }
+    }
+}

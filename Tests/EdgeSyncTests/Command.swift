@@ -1,0 +1,39 @@
+import Foundation
+
+/// Runs a program (looked up on PATH) and returns its stdout; throws with its stderr on failure.
+enum Command {
+    @discardableResult
+    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServer.Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+        }
+        return output
+    }
+
+    /// `run` through `sh -c`, for pipelines.
+    static func shell(_ script: String, in directory: URL? = nil) throws -> String {
+        String(decoding: try run(["sh", "-c", script], in: directory), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether `program` is on PATH.
+    static func exists(_ program: String) -> Bool {
+        (try? run(["sh", "-c", "command -v \(program)"])) != nil
+    }
+}
