@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: libcurl itself is loaded with dlopen on first use (EdgeSync/CurlLibrary.swift).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),

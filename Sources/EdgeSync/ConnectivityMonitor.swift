@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Notices when the station's network changes (SYN-7: a paused sender resumes on a
 /// connectivity change): a fingerprint of the interfaces that are up and running and their
@@ -10,10 +9,10 @@ import Synchronization
 /// Decision: polled by the sender while it is paused (once a second) rather than a netlink
 /// subscription; the cost is one syscall and it needs no privileges.
 public final class ConnectivityMonitor: Sendable {
-    private let last: Mutex<[String]>
+    private let last: Locked<[String]>
 
     public init() {
-        last = Mutex(Self.fingerprint())
+        last = Locked(Self.fingerprint())
     }
 
     /// True when the fingerprint differs from the one seen at the previous call (or at init).

@@ -47,7 +47,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             try Curl.multiSetopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
             try start()
         } catch {
-            curl_multi_cleanup(multi)
+            Curl.multiCleanup(multi)
             throw error
         }
     }
@@ -126,7 +126,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard first, let handle = thread.withLock({ $0 }) else { return }
         pthread_join(handle, nil)
         state.withLock { $0.closed = true }
-        curl_multi_cleanup(multi)
+        Curl.multiCleanup(multi)
     }
 
     /// Must be called with the lock held (see the type's comment).

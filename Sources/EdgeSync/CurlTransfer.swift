@@ -45,14 +45,14 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        Curl.easyCleanup(easy)
         // The Authorization value and the body are secrets: zero curl's copies we own before freeing.
         var node = headerList
         while let current = node {
             if let data = current.pointee.data { memset(data, 0, strlen(data)) }
             node = current.pointee.next
         }
-        curl_slist_free_all(headerList)
+        Curl.slistFreeAll(headerList)
         if let requestBody {
             if let base = requestBody.baseAddress { memset(base, 0, requestBody.count) }
             requestBody.deallocate()
@@ -158,7 +158,7 @@ final class CurlTransfer: @unchecked Sendable {
         var lines = headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
         lines.append("Expect:")
         for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = Curl.slistAppend(headerList, line) else {
                 throw TransportError(.internalFailure, "The HTTP library could not store a request header.",
                                      context: ["function": "curl_slist_append"])
             }

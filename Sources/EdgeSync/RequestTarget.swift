@@ -23,12 +23,12 @@ final class RequestTarget: @unchecked Sendable {
         do {
             try Curl.urlSet(handle, url, printable: printable)
         } catch {
-            curl_url_cleanup(handle)
+            Curl.urlCleanup(handle)
             throw error
         }
         guard let scheme = Curl.urlPart(handle, CURLUPART_SCHEME).map(ASCIILowercase.string),
               let host = Curl.urlPart(handle, CURLUPART_HOST), !host.isEmpty else {
-            curl_url_cleanup(handle)
+            Curl.urlCleanup(handle)
             throw TransportError(.invalidURL, "The server address has no host.", context: ["url": printable])
         }
         self.handle = handle
@@ -49,7 +49,7 @@ final class RequestTarget: @unchecked Sendable {
     }
 
     deinit {
-        curl_url_cleanup(handle)
+        Curl.urlCleanup(handle)
     }
 
     /// 127.0.0.0/8, ::1 (curl gives IPv6 hosts in brackets) or the name `localhost`.
