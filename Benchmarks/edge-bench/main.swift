@@ -6,6 +6,8 @@
 //                                          and the TPM's seal/unseal on their own
 //   edge-bench frame FILE FORMATS [REPS]   time one frame repeatedly with a symbology set, with
 //                                          the camera preset (EDGE_FRAME_OPTIONS=still: full plan)
+//   edge-bench sync N BASE_URL TOKEN       N durable enqueues (latency each), then drain them all to
+//                                          the stand-in at BASE_URL through the real sender
 import EdgeCrypto
 import EdgeImaging
 import EdgeScanning
@@ -157,10 +159,12 @@ do {
         let backend = args.count > 3 ? VaultBackendChoice(rawValue: args[3]) ?? .keyfile : .keyfile
         try vault(reps: args.count > 2 ? Int(args[2]) ?? 200 : 200, backend: backend,
                   tcti: args.count > 4 ? args[4] : "device:/dev/tpmrm0")
+    case "sync" where args.count >= 5:
+        try await syncBench(count: Int(args[2]) ?? 1000, baseURL: args[3], token: args[4])
     case "frame" where args.count >= 4:
         try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
     default:
-        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | vault [REPS [BACKEND [TCTI]]]\n".utf8))
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN\n".utf8))
         exit(64)
     }
 } catch {
