@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// SYN-12: the sender and the enqueueing processes are killed with SIGKILL at random moments
+/// while a faulty stand-in drops, delays, refuses, double-answers and fails requests; restarted
+/// and killed again, cycle after cycle. Then, with the faults off, one more `edge sync run`
+/// drains the rest, and the server's effects must equal what was enqueued: every committed
+/// idempotency key applied exactly once, none missing, nothing stuck, the database intact.
+///
+/// `EDGE_CRASH_CYCLES` raises the cycle count for runs by hand (CI: 50).
+final class SyncCrashTests: XCTestCase {
+    func testKilledSendersAndEnqueuersLoseNothingAndApplyNothingTwice() throws {
+        let cycles = Int(ProcessInfo.processInfo.environment["EDGE_CRASH_CYCLES"] ?? "") ?? 50
+        let token = "crash-token-\(UUID().uuidString)"
+        let standin = try StandinProcess(token: token)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vault = dir.appendingPathComponent("vault").path
+        let database = dir.appendingPathComponent("edge.sqlite").path
+        let config = dir.appendingPathComponent("edge.json")
+        try Data(#"{"sync": {"base_url": "\#(standin.baseURL)", "database": "\#(database)", "connect_timeout": 2, "total_timeout": 4}}"#.utf8)
+            .write(to: config)
+        let put = try EdgeProcess.run(["vault", "put", "sync.token", "--dir", vault, "--backend", "keyfile"], input: Data(token.utf8))
+        XCTAssertEqual(put.status, 0, put.stderr)
+
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 1...UInt64.max, using: &generator)
+        try standin.control("POST", "/_standin/faults", json: """
+            {"random": {"seed": \(seed), "probability": 0.35, "path_prefix": "/api/sync/push",
+                        "kinds": ["refuse", "delay", "drop", "dropBeforeApply", "status", "double"],
+                        "parameters": {"delay_ms": 40, "status": 503, "retry_after": "0"}}}
+            """)
+
+        let edge = try EdgeProcess.executable()
+        func launch(_ arguments: [String], input: String? = nil) throws -> (Process, Pipe) {
+            let process = Process()
+            process.executableURL = edge
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            let inPipe = Pipe()
+            process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+            try process.run()
+            if let input {
+                inPipe.fileHandleForWriting.write(Data(input.utf8))
+                try? inPipe.fileHandleForWriting.close()
+            }
+            return (process, out)
+        }
+
+        var committed: Set<String> = []
+        var attempted = 0, killedSenders = 0, killedEnqueuers = 0
+        for cycle in 0..<cycles {
+            // Mostly the manual drain (it makes every entry due, so each cycle sends), sometimes
+            // the long-running sender the agent uses.
+            let watch = cycle % 4 == 3
+            let (sender, _) = try launch(["sync", "run", "--no-pull", "--config", config.path, "--dir", vault, "--backend", "keyfile"]
+                                         + (watch ? ["--watch"] : []))
+            for _ in 0..<3 {
+                attempted += 1
+                let (enqueue, out) = try launch(["sync", "enqueue", "stream-\(attempted % 5)", "--kind", "scan", "--json", "--json-file", "-",
+                                                 "--config", config.path],
+                                                input: #"{"n": \#(attempted), "cycle": \#(cycle)}"#)
+                if Int.random(in: 0..<5) == 0 {
+                    usleep(UInt32.random(in: 0...15_000))
+                    kill(enqueue.processIdentifier, SIGKILL)
+                    killedEnqueuers += 1
+                }
+                let printed = out.fileHandleForReading.readDataToEndOfFile()
+                enqueue.waitUntilExit()
+                // A key printed is a key committed: the line is written after the commit.
+                if enqueue.terminationReason == .exit, enqueue.terminationStatus == 0,
+                   let record = try? JSONSerialization.jsonObject(with: printed) as? [String: Any],
+                   let key = record["idempotency_key"] as? String {
+                    committed.insert(key)
+                }
+            }
+            usleep(UInt32.random(in: 0...250_000))
+            if sender.isRunning {
+                kill(sender.processIdentifier, SIGKILL)
+                killedSenders += 1
+            }
+            sender.waitUntilExit()
+        }
+
+        // Faults off; drain what is left (a manual run sends everything now).
+        try standin.control("DELETE", "/_standin/faults")
+        var drained: EdgeProcess.Outcome?
+        for _ in 0..<5 {
+            drained = try EdgeProcess.run(["sync", "run", "--no-pull", "--config", config.path, "--dir", vault, "--backend", "keyfile"])
+            if drained?.status == 0 { break }
+        }
+        XCTAssertEqual(drained?.status, 0, "final drain: \(drained?.stdout ?? "") \(drained?.stderr ?? "")")
+
+        // Local side: nothing queued, nothing dead, database intact (the status command runs
+        // PRAGMA integrity_check when it opens the database).
+        let status = try EdgeProcess.run(["sync", "status", "--json", "--config", config.path])
+        XCTAssertEqual(status.status, 0, status.stdout + status.stderr)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["depth"] as? Int, 0)
+        XCTAssertEqual((document["dead_letters"] as? [Any])?.count, 0)
+        let integrity = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])", database])
+        XCTAssertEqual(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok", integrity.stderr)
+
+        // Server side: every committed key applied exactly once; nothing applied twice; no key
+        // the agent never made; per stream, first applications in sequence order (SYN-3).
+        let applied = try XCTUnwrap(try JSONSerialization.jsonObject(with: standin.control("GET", "/_standin/applied")) as? [String: Any])
+        let records = (applied["applied"] as? [[String: Any]] ?? []).filter { ($0["path"] as? String) == "/api/sync/push" }
+        var appliedKeys: Set<String> = []
+        var lastSequence: [String: Int64] = [:]
+        for record in records {
+            let key = try XCTUnwrap(record["idempotency_key"] as? String)
+            XCTAssertEqual(record["applications"] as? Int, 1, "key \(key) applied \(record["applications"] ?? "?") times")
+            XCTAssertTrue(appliedKeys.insert(key).inserted)
+            if let stream = record["stream"] as? String, let sequence = (record["sequence"] as? NSNumber)?.int64Value {
+                XCTAssertGreaterThan(sequence, lastSequence[stream] ?? 0, "stream \(stream) applied out of order")
+                lastSequence[stream] = sequence
+            }
+        }
+        XCTAssertTrue(committed.isSubset(of: appliedKeys), "missing on the server: \(committed.subtracting(appliedKeys).count) of \(committed.count)")
+        // Enqueues killed after their commit but before printing are applied too; nothing else is.
+        XCTAssertLessThanOrEqual(appliedKeys.count, attempted)
+        XCTAssertGreaterThan(committed.count, attempted / 2)
+        print("crash proof: \(cycles) cycles, \(attempted) enqueues (\(killedEnqueuers) killed, \(committed.count) confirmed), "
+              + "\(killedSenders) senders killed, \(appliedKeys.count) applied once each, seed \(seed)")
+    }
+}
