@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SQLite through GRDB (migrations, WAL pools); system libsqlite3.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
         .target(name: "EdgeContract"),
+        .target(name: "EdgeStandin", dependencies: ["EdgeContract", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "edge-standin", dependencies: ["EdgeStandin", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
@@ -57,6 +61,8 @@ let package = Package(
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
+        .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
+        .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
     ],
     swiftLanguageModes: [.v6]
 )
