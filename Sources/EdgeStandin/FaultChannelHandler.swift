@@ -153,12 +153,29 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var fields = StandinResponder.fields(reply.headers)
         fields[.contentLength] = String(reply.body.count)
         if let marker = HTTPField.Name(Self.markerName) { fields[marker] = "true" }
+        fields[.connection] = "close"
         if let id = currentRecordID {
             journal.update(id) { $0.status = reply.status }
         }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: reply.status), headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: reply.body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Decision: then close. The application never saw this request, so the connection's
+        // keep-alive bookkeeping (Connection: close, HTTP/1.0) is not run for it; closing is always
+        // correct, and a client must cope with a server closing after an error anyway.
+        inbound = .closed
+        context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Hummingbird allows half-closed connections, so a client that gives up during a delay
+        // shows as "input closed", not as an inactive channel: the held request is dropped.
+        if case .delaying = inbound, let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed {
+            inbound = .closed
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
