@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SQLite through GRDB (migrations, WAL pools); system libsqlite3.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore", "EdgeStore", "EdgeContract",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
+        .target(name: "EdgeStandin", dependencies: ["EdgeContract", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "edge-standin", dependencies: ["EdgeStandin", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
@@ -66,10 +69,12 @@ let package = Package(
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
-        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract",
+        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
-        .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin"]),
+        .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
+        .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 
 /// The stand-in backend (`edge-standin`) as a child process on 127.0.0.1, with its control API

@@ -1,0 +1,22 @@
+/// SplitMix64: a small generator whose sequence depends only on its seed, so random fault runs
+/// can be replayed (the system generator cannot be seeded).
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1) from the top 53 bits.
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+}

@@ -1,0 +1,45 @@
+import EdgeContract
+import Logging
+
+/// How a stand-in backend is set up. Everything defaults to the safe choice: loopback, no control
+/// API, no demo data, no static tokens.
+public struct StandinConfiguration: Sendable {
+    /// The only address the stand-in binds. Anything but `127.0.0.1` is refused before binding
+    /// (`StandinError.notLoopback`): a stand-in must never be reachable from another machine, so a
+    /// configuration mistake cannot turn it into a server (SYN-11).
+    public var host: String
+    /// Bearer tokens accepted besides the ones enrollment link / refresh issue (`--token`).
+    public var staticTokens: [String]
+    /// Serves the `/_standin/` control paths (faults, records, revocation, pulled changes). Off by
+    /// default: they are test hooks, not part of the contract (`--control`).
+    public var controlAPI: Bool
+    /// Loads the demo purchase orders, vendors, materials, products and linking codes, consistent
+    /// with samples/ (`--seed-demo-data`).
+    public var seedDemoData: Bool
+    /// The tenant the stations talking to this stand-in belong to; a vendor QR of another tenant is
+    /// refused with 403 WRONG_TENANT (RCV-4).
+    public var tenantID: String
+    /// Largest request body read; larger ones are answered 413.
+    public var maxBodyBytes: Int
+    public var logLevel: Logger.Level
+
+    public static let loopbackHost = "127.0.0.1"
+
+    public init(
+        host: String = StandinConfiguration.loopbackHost,
+        staticTokens: [String] = [],
+        controlAPI: Bool = false,
+        seedDemoData: Bool = false,
+        tenantID: String = DemoData.tenantID,
+        maxBodyBytes: Int = 4 << 20,
+        logLevel: Logger.Level = .warning
+    ) {
+        self.host = host
+        self.staticTokens = staticTokens
+        self.controlAPI = controlAPI
+        self.seedDemoData = seedDemoData
+        self.tenantID = tenantID
+        self.maxBodyBytes = maxBodyBytes
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,16 @@
+/// The stand-in's own paths, outside the contract and off unless `controlAPI` is set.
+public enum StandinControlPath {
+    public static let prefix = "/_standin/"
+    /// GET the faults in force, POST a FaultPlan (or one StandinFault) to add, DELETE to clear.
+    public static let faults = "/_standin/faults"
+    /// GET the RecordedRequest list, DELETE to clear it.
+    public static let requests = "/_standin/requests"
+    /// GET the AppliedRecord list.
+    public static let applied = "/_standin/applied"
+    /// POST `{"token" | "token_prefix" | "enrollment_id": ..., "code": "TOKEN_REVOKED" | "PATIENT_DISCONNECTED" | "UNAUTHORIZED"}`.
+    public static let revoke = "/_standin/revoke"
+    /// POST `{"stream", "kind", "payload", "id"?, "changed_at"?}` to append to the pull log.
+    public static let changes = "/_standin/changes"
+    /// POST `{"enrollment_id"}`: the investigator approves Study Start (ENR-13).
+    public static let approve = "/_standin/approve"
+}

@@ -1,0 +1,49 @@
+import EdgeContract
+import HTTPTypes
+import Hummingbird
+
+/// The Hummingbird seam: turns a request into a StandinRequest, lets the backend answer, and
+/// turns the answer back. Decision: one responder for every path instead of a Router, so unknown
+/// paths and wrong methods are answered by the backend in the contract's error shape too.
+struct StandinResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let backend: StandinBackend
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: backend.configuration.maxBodyBytes)
+        } catch {
+            return Self.response(.error(413, .invalidRequest, "The body is larger than \(backend.configuration.maxBodyBytes) bytes"))
+        }
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        var query: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters {
+            query[String(name)] = String(value)
+        }
+        let reply = backend.handle(StandinRequest(
+            method: request.method.rawValue, path: request.uri.path, query: query, headers: headers, body: Array(body.readableBytesView)))
+        return Self.response(reply)
+    }
+
+    static func response(_ reply: StandinReply) -> Response {
+        Response(status: HTTPResponse.Status(code: reply.status), headers: fields(reply.headers), body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
+    }
+
+    static func fields(_ headers: [(name: String, value: String)]) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            // Names are the stand-in's own constants; one that is not a valid token is dropped
+            // rather than crashing a test server.
+            if let fieldName = HTTPField.Name(name) {
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+        }
+        return fields
+    }
+}
