@@ -107,9 +107,10 @@ public actor OutboxSender {
                     report.outcome = .upgradeRequired(message: current.upgradeMessage ?? "The backend requires a newer version of edge.")
                     return report
                 }
-                let wait = quietUntil - MonotonicClock.seconds()
-                if wait > 0 {
-                    try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                if quietUntil > MonotonicClock.seconds() {
+                    // The server asked for quiet: this drain ends; `run()` looks again later.
+                    report.outcome = .idle
+                    return report
                 }
                 let leased = try outbox.lease(owner: Self.owner, now: wallClock(), leaseSeconds: configuration.leaseSeconds,
                                               limit: configuration.concurrency)
