@@ -28,6 +28,12 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    (`taskset -c 0`); zxing-cpp runs pinned to one core too.
 3. Whole process (SCN-12): `edge scan --image` vs `zbarimg -q` on one small sample image,
    median wall time; a ratio edge/zbarimg below 1 means edge is faster.
+4. Vault: put/get of a 1 KB secret per backend (swtpm for the TPM ones).
+5. Sync core (issue 5): N durable enqueues (WAL, synchronous=FULL) through the outbox, beside
+   the same number of bare SQLite INSERT+COMMIT at synchronous=FULL in WAL from Python's
+   sqlite3 (the floor any durable queue on this disk pays), with p50/p99 latency; then the
+   drain of all N through the real sender and libcurl to `edge-standin` on 127.0.0.1, without
+   the SYN-8 client limit (which would cap it at 100 a minute).
 
 This is a benchmark, not a test: nothing here asserts a timing. Numbers depend on the machine
 and its load; compare ratios from the same run, not absolute times across runs.
@@ -89,7 +95,7 @@ def ratio(a, b):
 
 # ---------------------------------------------------------------------------------- build
 def build(scratch):
-    for product in ("edge-bench", "edge"):
+    for product in ("edge-bench", "edge", "edge-standin"):
         # The deployed build: release with the Swift runtime linked statically (README), which
         # starts ~2.5 ms faster than resolving the shared Swift libraries.
         cmd = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", product]
@@ -368,6 +374,65 @@ def process_section(edge_bin, quick):
     return out
 
 
+# ---------------------------------------------------------------------------------- sync
+def sqlite_floor(count):
+    """Bare durable inserts: WAL, synchronous=FULL, one INSERT+COMMIT each (Python's sqlite3)."""
+    import sqlite3
+    tmp = Path(tempfile.mkdtemp(prefix="edge-bench-sqlite-"))
+    try:
+        db = sqlite3.connect(tmp / "floor.sqlite", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE q (id INTEGER PRIMARY KEY, stream TEXT, payload BLOB)")
+        payload = b'{"type":"scan","symbology":"code128","text":"PO-2024-00042","station":"dock-1"}'
+        lat = []
+        t0 = time.perf_counter()
+        for i in range(count):
+            a = time.perf_counter()
+            db.execute("BEGIN")
+            db.execute("INSERT INTO q (stream, payload) VALUES (?, ?)", (f"bench/{i % 16}", payload))
+            db.execute("COMMIT")
+            lat.append((time.perf_counter() - a) * 1000)
+        total = time.perf_counter() - t0
+        db.close()
+        lat.sort()
+        return dict(per_s=count / total, p50_ms=lat[len(lat) // 2], p99_ms=lat[min(len(lat) - 1, len(lat) * 99 // 100)])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sync_section(bench, standin_bin, quick):
+    count = 300 if quick else 2000
+    say(f"\n== 5. Sync core: {count} durable enqueues, then drain to the stand-in on loopback ==")
+    token = "bench-" + os.urandom(8).hex()
+    server = subprocess.Popen([str(standin_bin), "--port", "0", "--token", token], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        port = line.rsplit(":", 1)[-1].strip().rstrip("/") if "127.0.0.1:" in line else None
+        if not port:
+            say(f"edge-standin did not start: {line.strip()}")
+            return None
+        p = run([str(bench), "sync", str(count), f"http://127.0.0.1:{port}", token])
+        out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+        if p.returncode != 0 or out is None:
+            say(f"edge-bench sync failed: {p.stderr.decode(errors='replace').strip()[-300:]}")
+            return None
+        r = json.loads(out)
+    finally:
+        server.terminate()
+        server.wait()
+    floor = sqlite_floor(count)
+    r["sqlite_floor"] = floor
+    r["ratio_enqueue_per_s_edge_sqlite"] = ratio(r["enqueue_per_s"], floor["per_s"])
+    say(f"{'':<34}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    say(f"{'edge outbox enqueue (FULL)':<34}{fmt(r['enqueue_per_s'], 0):>9}{fmt(r['enqueue_p50_ms'], 3):>9}{fmt(r['enqueue_p99_ms'], 3):>9}")
+    say(f"{'bare sqlite3 INSERT+COMMIT (FULL)':<34}{fmt(floor['per_s'], 0):>9}{fmt(floor['p50_ms'], 3):>9}{fmt(floor['p99_ms'], 3):>9}")
+    say(f"ratio edge/bare sqlite (enqueues per second): {fmt(r['ratio_enqueue_per_s_edge_sqlite'])}")
+    say(f"drain to edge-standin over loopback HTTP/1.1: {r['drain_sent']} sent, {fmt(r['drain_per_s'], 0)} per s "
+        f"(production: at most {fmt(r['drain_limited_per_s'])} per s, SYN-8)")
+    return r
+
+
 # ---------------------------------------------------------------------------------- main
 # ---------------------------------------------------------------------------------- vault
 def vault_section(bench, quick):
@@ -428,7 +493,7 @@ def main():
     scratch = scratch if scratch.is_absolute() else ROOT / scratch
     if not args.no_build:
         build(scratch)
-    bench, edge_bin = scratch / "release" / "edge-bench", scratch / "release" / "edge"
+    bench, edge_bin, standin_bin = scratch / "release" / "edge-bench", scratch / "release" / "edge", scratch / "release" / "edge-standin"
     from importlib.metadata import version
     zbar_version = run(["zbarimg", "--version"], text=True).stdout.strip()
     env = dict(machine=platform.machine(), cpus=os.cpu_count(), python=platform.python_version(),
@@ -440,6 +505,7 @@ def main():
     frames = frames_section(bench, args.quick)
     process = process_section(edge_bin, args.quick)
     vault = vault_section(bench, args.quick)
+    sync = sync_section(bench, standin_bin, args.quick)
 
     t = photos["total"]
     say("\n== Summary ==")
@@ -460,13 +526,17 @@ def main():
     for r in vault:
         say(f"vault {r['backend']}: put {fmt(r['put_median_ms'], 3)} ms, get {fmt(r['get_median_ms'], 3)} ms"
             + (f", TPM seal {fmt(r['tpm_seal_median_ms'])} ms / unseal {fmt(r['tpm_unseal_median_ms'])} ms" if 'tpm_seal_median_ms' in r else ""))
+    if sync:
+        say(f"sync: {fmt(sync['enqueue_per_s'], 0)} durable enqueues/s (p50 {fmt(sync['enqueue_p50_ms'], 3)} ms, p99 "
+            f"{fmt(sync['enqueue_p99_ms'], 3)} ms), {fmt(sync['ratio_enqueue_per_s_edge_sqlite'])}x bare sqlite; "
+            f"drain {fmt(sync['drain_per_s'], 0)}/s to the stand-in")
     if args.json:
         summary = dict(photos=t, edge_misreads=len(photos["misreads"]), bar_ms=BAR_MS,
                        frame_4sym_one_core_ms={r["frame"]: r["edge_one_core"].get("median_ms")
                                                for r in frames if r["formats"] == FRAME_SETS[-1]},
                        process_ratio_edge_zbarimg={p["image"]: p["ratio_edge_zbarimg"] for p in process})
         Path(args.json).write_text(json.dumps(dict(environment=env, summary=summary, photos=photos, frames=frames,
-                                                   process=process, vault=vault),
+                                                   process=process, vault=vault, sync=sync),
                                               indent=1, ensure_ascii=False))
         say(f"figures written to {args.json}")
 

@@ -6,6 +6,7 @@ import EdgeSync
 import EdgeVault
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
 struct SyncRunCommand: AsyncParsableCommand {
@@ -72,8 +73,12 @@ struct SyncRunCommand: AsyncParsableCommand {
             withExtendedLifetime(lock) {}
             return
         }
+        // Progress every 50 settled entries: a long backlog shows it is moving; a short one prints only the summary.
         let report = await sender.drain(manual: true) { progress in
-            Output.stdout("sent \(progress.sent), retrying \(progress.retried), conflicts \(progress.conflicts), dead letters \(progress.deadLettered), held \(progress.held)")
+            let settled = progress.sent + progress.retried + progress.conflicts + progress.deadLettered + progress.held
+            if settled / 50 != Self.lastProgressBucket.withLock({ bucket in defer { bucket = settled / 50 }; return bucket }) {
+                Output.stdout("... \(settled) entries handled so far")
+            }
         }
         Output.stdout(Self.summary(report))
         if !noPull, case .idle = report.outcome {
@@ -98,6 +103,8 @@ struct SyncRunCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
     }
+
+    private static let lastProgressBucket = Mutex(0)
 
     static func summary(_ report: DrainReport) -> String {
         var line = "sent \(report.sent)" + (report.duplicates > 0 ? " (\(report.duplicates) already applied)" : "")
