@@ -89,11 +89,7 @@ public struct Outbox: Sendable {
 
     /// Counts outbox entries and dead letters: both are unsent work that is never dropped.
     public func usage(_ db: Database) throws -> OutboxUsage {
-        let row = try Row.fetchOne(db, sql: """
-            SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM dead_letters) AS entries,
-                   (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM outbox)
-                 + (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM dead_letters) AS bytes
-            """)
+        let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM usage_counter WHERE id = 1")
         return OutboxUsage(entries: row?["entries"] ?? 0, bytes: row?["bytes"] ?? 0, limits: limits)
     }
 

@@ -107,6 +107,29 @@ enum StoreMigrations {
                 );
                 INSERT INTO sender_state (id) VALUES (1);
 
+                -- What the SYN-4 limit counts (outbox entries and dead letters), kept by triggers
+                -- so checking room at enqueue costs one row read, not a scan of the queue.
+                CREATE TABLE usage_counter (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    entries INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL
+                );
+                INSERT INTO usage_counter (id, entries, bytes)
+                    SELECT 1, (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM dead_letters),
+                              (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM outbox) + (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM dead_letters);
+                CREATE TRIGGER outbox_usage_insert AFTER INSERT ON outbox BEGIN
+                    UPDATE usage_counter SET entries = entries + 1, bytes = bytes + LENGTH(NEW.payload) WHERE id = 1;
+                END;
+                CREATE TRIGGER outbox_usage_delete AFTER DELETE ON outbox BEGIN
+                    UPDATE usage_counter SET entries = entries - 1, bytes = bytes - LENGTH(OLD.payload) WHERE id = 1;
+                END;
+                CREATE TRIGGER dead_letters_usage_insert AFTER INSERT ON dead_letters BEGIN
+                    UPDATE usage_counter SET entries = entries + 1, bytes = bytes + LENGTH(NEW.payload) WHERE id = 1;
+                END;
+                CREATE TRIGGER dead_letters_usage_delete AFTER DELETE ON dead_letters BEGIN
+                    UPDATE usage_counter SET entries = entries - 1, bytes = bytes - LENGTH(OLD.payload) WHERE id = 1;
+                END;
+
                 -- Changes pulled from the backend (SYN-9), stored with the cursor that covers
                 -- them; the capabilities that own each kind consume them from here.
                 CREATE TABLE pulled_changes (

@@ -101,4 +101,36 @@ final class SyncStateTests: XCTestCase {
         XCTAssertEqual(try outbox.makeAllDue(now: 1001), 1)
         XCTAssertEqual(try outbox.lease(owner: "s", now: 1001, leaseSeconds: 30, limit: 1).map(\.id), [entry.id])
     }
+
+    /// The usage counter kept by triggers equals a recount after every kind of state change.
+    func testUsageCounterMatchesARecount() throws {
+        let (outbox, _) = try open()
+        func recount() throws -> (Int, Int) {
+            try outbox.database.dbWriter.read { db in
+                let row = try XCTUnwrap(try Row.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM dead_letters) AS entries,
+                           (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM outbox) + (SELECT IFNULL(SUM(LENGTH(payload)), 0) FROM dead_letters) AS bytes
+                    """))
+                return (row["entries"], row["bytes"])
+            }
+        }
+        func check(_ step: String) throws {
+            let usage = try outbox.usage()
+            let (entries, bytes) = try recount()
+            XCTAssertEqual(usage.entries, entries, step)
+            XCTAssertEqual(usage.bytes, bytes, step)
+        }
+        let entries = try (0..<4).map { index in try enqueue(outbox, "s\(index)") }
+        try check("enqueued")
+        XCTAssertEqual(try outbox.lease(owner: "s", now: 1000, leaseSeconds: 30, limit: 10).count, 4)
+        try outbox.complete(id: entries[0].id, owner: "s")
+        try check("completed")
+        let dead = try outbox.deadLetter(id: entries[1].id, owner: "s", reason: "422")
+        try check("dead-lettered")
+        try outbox.requeue(deadLetterID: dead.id)
+        try check("re-queued")
+        try outbox.recordConflict(id: entries[2].id, owner: "s", serverVersion: [])
+        try check("conflict")
+        XCTAssertEqual(try outbox.usage().entries, 2)
+    }
 }
