@@ -3,6 +3,7 @@ import EdgeStandin
 import EdgeStore
 import EdgeSync
 import Foundation
+import Synchronization
 import XCTest
 
 /// SYN-7, row by row, over real HTTP to the stand-in on 127.0.0.1 through libcurl.
@@ -119,6 +120,24 @@ final class OutboxSenderTests: XCTestCase {
         let manual = await sender.drain(manual: true)
         XCTAssertEqual(manual.sent, 5)
         XCTAssertFalse(try h.state.sender().isPaused(now: Date().timeIntervalSince1970))
+    }
+
+    func testAPauseEndsByItselfAfterFiveMinutes() async throws {
+        let h = try await SenderHarness(self)
+        for index in 0..<5 { try h.enqueue("po/\(index)") }
+        h.standin.faults.add(.status, pathPrefix: APIPath.syncPush, times: 5, parameters: FaultParameters(status: 502))
+        // The sender's wall clock is the test's: five minutes pass without sleeping.
+        let offset = Mutex<Double>(0)
+        let sender = h.sender(wallClock: { Date().timeIntervalSince1970 + offset.withLock { $0 } })
+        let paused = await sender.drain(manual: false)
+        guard case .paused = paused.outcome else { return XCTFail("expected a pause, got \(paused.outcome)") }
+        offset.withLock { $0 = 299 }
+        let still = await sender.drain(manual: false)
+        guard case .paused = still.outcome else { return XCTFail("still paused at 4:59, got \(still.outcome)") }
+        offset.withLock { $0 = 301 }
+        let resumed = await sender.drain(manual: false)
+        XCTAssertEqual(resumed.sent, 5)
+        XCTAssertEqual(resumed.outcome, .idle)
     }
 
     func testRevokedTokenHoldsItsEntriesAndOthersGoOn() async throws {

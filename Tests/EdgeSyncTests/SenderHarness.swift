@@ -46,13 +46,14 @@ final class SenderHarness {
     /// unless a test sets one.
     func sender(tokens: [String: String] = ["station": SenderHarness.token],
                 rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
-                configure: (inout SenderConfiguration) -> Void = { _ in }) -> OutboxSender {
+                configure: (inout SenderConfiguration) -> Void = { _ in },
+                wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) -> OutboxSender {
         var configuration = SenderConfiguration(baseURL: baseURL, identity: identity)
         configuration.backoff = BackoffPolicy(base: 0.01, cap: 0.05)
         configuration.requestsPerMinute = 100_000
         configure(&configuration)
         return OutboxSender(outbox: outbox, transport: transport, tokens: StaticTokens(tokens: tokens),
-                            rejections: rejections, configuration: configuration)
+                            rejections: rejections, configuration: configuration, wallClock: wallClock)
     }
 
     @discardableResult
