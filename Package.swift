@@ -18,6 +18,11 @@ let package = Package(
         // SQLite through GRDB (migrations, WAL pools); system libsqlite3.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Already in the graph through Hummingbird; named because the stand-in imports them.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.30.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -45,7 +50,14 @@ let package = Package(
         .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore", "EdgeStore", "EdgeContract",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
-        .target(name: "EdgeStandin", dependencies: ["EdgeContract", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+        .target(name: "EdgeStandin", dependencies: ["EdgeContract",
+                                                    .product(name: "Hummingbird", package: "hummingbird"),
+                                                    .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                    .product(name: "NIOCore", package: "swift-nio"),
+                                                    .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                                                    .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                    .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "edge-standin", dependencies: ["EdgeStandin", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The one executable.
