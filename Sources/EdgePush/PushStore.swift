@@ -114,6 +114,7 @@ public struct PushStore: Sendable {
     /// Records `notification` and decides what happens to it: QUEUED to send now, HELD until the
     /// end of the user's quiet hours, or FAILED with the suppression reason. Counts it in the
     /// badge unless suppressed.
+    @discardableResult
     public func accept(_ notification: PushNotification, now: Int64) throws(PushError) -> AcceptedNotification {
         let preferences = try preferences(for: notification.userID)
         let quiet = try QuietHours.evaluate(at: now, preferences, stationZone: stationZone, zones: zones)
