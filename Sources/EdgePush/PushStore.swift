@@ -189,6 +189,8 @@ public struct PushStore: Sendable {
                 guard let byGroup = groups[userID] else { continue }
                 for group in NotificationGroup.allCases {
                     guard let records = byGroup[group], let newest = records.last else { continue }
+                    // Decision: URGENT notifications never wait (PSH-4), so a digest's "urgent"
+                    // counts the HIGH ones that did: the most pressing of what was held.
                     let urgent = records.filter { $0.priority != .normal }.count
                     let body = records.count == 1 ? newest.title : newest.title + " and " + String(records.count - 1) + " more"
                     let releaseAt = now + (spreadSeconds > 0 ? Int64.random(in: 0 ... spreadSeconds, using: &random) : 0)
@@ -285,6 +287,10 @@ public struct PushStore: Sendable {
 
     /// The user opened the inbox (an event from the sync core): everything has been seen, the
     /// badge is 0. Returns the new badge.
+    ///
+    /// Decision: pending approvals are reset too, since the inbox shows them; an approval raised
+    /// after this counts again. APPROVAL_PENDING notifications count as pending approvals,
+    /// everything else as unread; OPENED or FAILED records leave the count.
     @discardableResult
     public func inboxOpened(userID: String, now: Int64) throws(PushError) -> Int {
         try write("reset a badge") { db in
