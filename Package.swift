@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore", "EdgeStore", "EdgeContract",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
+        // The push relay's decisions (PSH-2..6, 11): zones from tzdata, quiet hours, digests, badges.
+        .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "EdgeStandin", dependencies: ["EdgeContract",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
+        .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),

@@ -142,6 +142,9 @@ enum StoreMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            try PushSchema.create(db)
+        }
         return migrator
     }
 }

@@ -1,0 +1,49 @@
+import GRDB
+
+/// A notification's durable record (PSH-11).
+public struct NotificationRecord: Sendable, Hashable {
+    public let id: Int64
+    public let userID: String
+    public let type: NotificationType
+    public let priority: NotificationPriority
+    public let title: String
+    public let body: String
+    public let deepLink: String?
+    public let ttlSeconds: Int64
+    public let createdAt: Int64
+    public let expiresAt: Int64
+    public let status: NotificationStatus
+    /// Why it FAILED (a `SuppressionReason` raw value or the sender's reason).
+    public let reason: String?
+    /// The FCM tag / apns-collapse-id, fixed at intake so a retry replaces, never stacks (PSH-6).
+    public let tag: String
+    public let heldUntil: Int64?
+    /// The digest it went out in, once released.
+    public let digestID: Int64?
+    public let updatedAt: Int64
+
+    init(row: Row) throws(PushError) {
+        guard let type = NotificationType(rawValue: row["type"]),
+              let priority = NotificationPriority(rawValue: row["priority"]),
+              let status = NotificationStatus(rawValue: row["status"]) else {
+            throw PushError(.databaseFailure, "A push notification record has a type, priority or status this edge does not know.",
+                            context: ["id": String(describing: row["id"] as Int64?)])
+        }
+        id = row["id"]
+        userID = row["user_id"]
+        self.type = type
+        self.priority = priority
+        title = row["title"]
+        body = row["body"]
+        deepLink = row["deep_link"]
+        ttlSeconds = row["ttl_seconds"]
+        createdAt = row["created_at"]
+        expiresAt = row["expires_at"]
+        self.status = status
+        reason = row["reason"]
+        tag = row["tag"]
+        heldUntil = row["held_until"]
+        digestID = row["digest_id"]
+        updatedAt = row["updated_at"]
+    }
+}
