@@ -10,21 +10,26 @@ import Glibc
 /// subscription; the cost is one syscall and it needs no privileges.
 public final class ConnectivityMonitor: Sendable {
     private let last: Locked<[String]>
+    private let source: @Sendable () -> [String]
 
-    public init() {
-        last = Locked(Self.fingerprint())
+    /// `source` lists what identifies the network (the machine's interfaces by default; a test
+    /// passes its own to play a network change).
+    public init(source: @escaping @Sendable () -> [String] = ConnectivityMonitor.fingerprint) {
+        self.source = source
+        last = Locked(source())
     }
 
     /// True when the fingerprint differs from the one seen at the previous call (or at init).
     public func changed() -> Bool {
-        let now = Self.fingerprint()
+        let now = source()
         return last.withLock { last in
             defer { last = now }
             return now != last
         }
     }
 
-    static func fingerprint() -> [String] {
+    /// "<interface> <address>" for every up, running, non-loopback interface, sorted.
+    @Sendable public static func fingerprint() -> [String] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }

@@ -32,6 +32,7 @@ public actor OutboxSender {
     public init(outbox: Outbox, transport: any HTTPTransport, tokens: any TokenProvider,
                 rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
                 configuration: SenderConfiguration, logger: Logger = Logger(label: "edge.sync"),
+                connectivity: ConnectivityMonitor = ConnectivityMonitor(),
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.outbox = outbox
         self.state = SyncState(database: outbox.database)
@@ -41,7 +42,7 @@ public actor OutboxSender {
         self.configuration = configuration
         self.builder = OutboxRequestBuilder(baseURL: configuration.baseURL, identity: configuration.identity)
         self.limiter = RateLimiter(limit: configuration.requestsPerMinute, window: 60)
-        self.connectivity = ConnectivityMonitor()
+        self.connectivity = connectivity
         self.logger = logger
         self.wallClock = wallClock
     }

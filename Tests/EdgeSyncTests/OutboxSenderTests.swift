@@ -140,6 +140,35 @@ final class OutboxSenderTests: XCTestCase {
         XCTAssertEqual(resumed.outcome, .idle)
     }
 
+    func testTheRunningSenderResumesWhenTheNetworkChanges() async throws {
+        let h = try await SenderHarness(self)
+        for index in 0..<5 { try h.enqueue("po/\(index)") }
+        h.standin.faults.add(.status, pathPrefix: APIPath.syncPush, times: 5, parameters: FaultParameters(status: 503))
+        // The network as the monitor sees it; the test changes it.
+        let network = Mutex(["eth0 192.0.2.10"])
+        let monitor = ConnectivityMonitor(source: { network.withLock { $0 } })
+        let sender = h.sender(configure: { $0.pollSeconds = 0.02 }, connectivity: monitor)
+        let running = Task { await sender.run() }
+        defer { running.cancel() }
+        // Five failures: paused, with entries due and the server answering again.
+        try await waitUntil { (try? h.state.sender().isPaused(now: Date().timeIntervalSince1970)) == true }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        XCTAssertEqual(try h.pending().count, 5, "paused: nothing is sent")
+        // The station moves to another network: the sender resumes without waiting 5 minutes.
+        network.withLock { $0 = ["wlan0 198.51.100.7"] }
+        try await waitUntil { (try? h.pending().isEmpty) == true }
+        XCTAssertFalse(try h.state.sender().isPaused(now: Date().timeIntervalSince1970))
+    }
+
+    /// Polls `condition` for up to 10 s (a bound for a stuck test, not a timing assertion).
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 {
+            if condition() { return }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTFail("condition not met within 10 s")
+    }
+
     func testRevokedTokenHoldsItsEntriesAndOthersGoOn() async throws {
         let h = try await SenderHarness(self)
         let held = try h.enqueue("enrollment/enr-1", credential: "enrollment.enr-1")

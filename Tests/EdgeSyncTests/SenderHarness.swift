@@ -47,13 +47,14 @@ final class SenderHarness {
     func sender(tokens: [String: String] = ["station": SenderHarness.token],
                 rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
                 configure: (inout SenderConfiguration) -> Void = { _ in },
+                connectivity: ConnectivityMonitor = ConnectivityMonitor(),
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) -> OutboxSender {
         var configuration = SenderConfiguration(baseURL: baseURL, identity: identity)
         configuration.backoff = BackoffPolicy(base: 0.01, cap: 0.05)
         configuration.requestsPerMinute = 100_000
         configure(&configuration)
         return OutboxSender(outbox: outbox, transport: transport, tokens: StaticTokens(tokens: tokens),
-                            rejections: rejections, configuration: configuration, wallClock: wallClock)
+                            rejections: rejections, configuration: configuration, connectivity: connectivity, wallClock: wallClock)
     }
 
     @discardableResult
