@@ -58,15 +58,15 @@ final class RSATests: XCTestCase {
 
     func testRejectsGarbageShortAndNonRSAKeys() throws {
         let tool = try makeTool()
-        assertThrows(.invalidKey) { try RSAPrivateKey(pem: Array("not a pem".utf8)) }
-        assertThrows(.invalidKey) { try RSAPrivateKey(pem: []) }
-        assertThrows(.invalidKey) { try RSAPublicKey(pem: Array("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n".utf8)) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPrivateKey(pem: Array("not a pem".utf8)) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPrivateKey(pem: []) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPublicKey(pem: Array("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n".utf8)) }
         let short = try tool.generateKeyPair(bits: 1024, name: "short")
-        assertThrows(.invalidKey) { try RSAPrivateKey(pem: short.privatePEM) }
-        assertThrows(.invalidKey) { try RSAPublicKey(pem: short.publicPEM) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPrivateKey(pem: short.privatePEM) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPublicKey(pem: short.publicPEM) }
         XCTAssertEqual(try tool.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", tool.path("ec.pem")]), 0)
         let ec = try tool.read("ec.pem")
-        assertThrows(.invalidKey) { try RSAPrivateKey(pem: ec) }
+        assertThrows(.invalidKey) { () throws(CryptoError) in try RSAPrivateKey(pem: ec) }
     }
 
     func testDescriptionShowsOnlySize() throws {
