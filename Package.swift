@@ -52,7 +52,9 @@ let package = Package(
                                                  .product(name: "Logging", package: "swift-log")]),
         // The push relay's decisions (PSH-2..6, 11): zones from tzdata, quiet hours, digests, badges.
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "EdgeStandin", dependencies: ["EdgeContract",
+        // The FCM HTTP v1 client (PSH-7..10): messages, OAuth2 service-account tokens, error taxonomy, sender.
+        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeSync", "EdgePush", "EdgeContract"]),
+        .target(name: "EdgeStandin", dependencies: ["EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
                                                     .product(name: "NIOCore", package: "swift-nio"),
@@ -87,6 +89,8 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
+                                                         "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),

@@ -12,6 +12,8 @@ public enum CryptoErrorCode: String, Sendable, Hashable {
     case invalidLength
     /// AES-GCM tag mismatch: wrong key, nonce or AAD, or tampered ciphertext/tag.
     case authenticationFailure
+    /// A PEM key could not be read, is not RSA, or is shorter than 2048 bits.
+    case invalidKey
     /// OpenSSL returned an error; `context["openssl"]` has its error string.
     case libraryFailure
 }

@@ -81,7 +81,8 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 method: head.method.rawValue, path: path, query: query,
                 headers: head.headerFields.map { (name: $0.name.rawName, value: $0.value) })
         }
-        if path.hasPrefix("/api/") {
+        // The contract's paths and the FCM stand-in's (slow FCM answers are `delay` faults).
+        if path.hasPrefix("/api/") || path.hasPrefix(FCMStandin.messagesPrefix) || path == FCMStandin.tokenPath {
             currentFault = injector.decide(path: path)
         }
         if let id = currentRecordID, let kind = currentFault?.kind {

@@ -11,6 +11,8 @@ public final class StandinBackend: Sendable {
     public let faults: FaultInjector
     public let journal: RequestJournal
     let state: Mutex<StandinState>
+    /// The FCM stand-in's tokens, faults and received messages.
+    public let fcm: FCMStandin
 
     public init(configuration: StandinConfiguration) {
         self.configuration = configuration
@@ -24,6 +26,7 @@ public final class StandinBackend: Sendable {
             initial.tokens[token] = TokenRecord(token: token, kind: .fixed)
         }
         state = Mutex(initial)
+        fcm = FCMStandin()
     }
 
     /// Answers one request. Never throws: every failure is an answer in the contract's error shape.
@@ -45,6 +48,7 @@ public final class StandinBackend: Sendable {
             }
             return try control(request)
         }
+        if let reply = fcmRoute(request) { return reply }
         let endpoints: [String: (method: String, handler: (StandinRequest) throws -> StandinReply)] = [
             APIPath.syncPush: ("POST", self.syncPush),
             APIPath.syncPull: ("GET", self.syncPull),

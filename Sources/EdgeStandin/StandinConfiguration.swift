@@ -22,6 +22,13 @@ public struct StandinConfiguration: Sendable {
     /// Largest request body read; larger ones are answered 413.
     public var maxBodyBytes: Int
     public var logLevel: Logger.Level
+    /// The FCM stand-in (`POST /token`, `POST /v1/projects/{id}/messages:send`): the service
+    /// account's public key (PEM) its JWTs must verify with, and the client_email they must name.
+    /// Nil: those paths answer 404.
+    public var fcmPublicKeyPEM: [UInt8]?
+    public var fcmClientEmail: String?
+    /// Lifetime of the access tokens `/token` issues.
+    public var fcmTokenLifetime: Int
 
     public static let loopbackHost = "127.0.0.1"
 
@@ -32,8 +39,14 @@ public struct StandinConfiguration: Sendable {
         seedDemoData: Bool = false,
         tenantID: String = DemoData.tenantID,
         maxBodyBytes: Int = 4 << 20,
-        logLevel: Logger.Level = .warning
+        logLevel: Logger.Level = .warning,
+        fcmPublicKeyPEM: [UInt8]? = nil,
+        fcmClientEmail: String? = nil,
+        fcmTokenLifetime: Int = 3600
     ) {
+        self.fcmPublicKeyPEM = fcmPublicKeyPEM
+        self.fcmClientEmail = fcmClientEmail
+        self.fcmTokenLifetime = fcmTokenLifetime
         self.host = host
         self.staticTokens = staticTokens
         self.controlAPI = controlAPI

@@ -22,6 +22,9 @@ struct StandinResponder: HTTPResponder {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
+        // HTTPTypes moves Host into the :authority pseudo-field; the FCM token endpoint checks the
+        // JWT's aud against it.
+        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters {
             query[String(name)] = String(value)

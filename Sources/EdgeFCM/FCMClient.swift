@@ -1,0 +1,127 @@
+import EdgeContract
+import EdgeSync
+import FoundationEssentials
+
+/// Sends FCM HTTP v1 messages (PSH-8, PSH-9) and sorts FCM's answers into what the sender does:
+/// send, prune the token, fail the message, retry later.
+///
+/// Decision: `send` makes one attempt (plus the one token refresh a 401 earns) and reports the
+/// wait before the next; the caller keeps the message queued and owns the retry schedule, so a
+/// restart loses no message and tests drive time instead of sleeping. A 429 pauses the whole
+/// project here: until the pause ends, `send` answers `.retry` without touching the network.
+public actor FCMClient {
+    /// PSH-9: requests may take this long before they count as timed out.
+    public static let minimumRequestTimeout: Double = 10
+
+    public let configuration: FCMClientConfiguration
+    private let transport: any HTTPTransport
+    private let tokens: OAuthTokenSource
+    private let clock: @Sendable () -> Double
+    private let random: @Sendable () -> Double
+    private var pausedUntil: [String: Double] = [:]
+
+    /// `transport` should be a `CurlTransport` with `totalTimeout >= minimumRequestTimeout` (it
+    /// multiplexes HTTP/2 streams over one curl multi handle). `clock` is wall-clock seconds;
+    /// `random` a uniform number in [0, 1) for the backoff jitter.
+    public init(configuration: FCMClientConfiguration = FCMClientConfiguration(), transport: any HTTPTransport, tokens: OAuthTokenSource,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.configuration = configuration
+        self.transport = transport
+        self.tokens = tokens
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Until when sending for `projectID` is paused after a 429 (wall seconds), nil if not.
+    public func pause(for projectID: String) -> Double? {
+        guard let until = pausedUntil[projectID], until > clock() else { return nil }
+        return until
+    }
+
+    /// The wait before retry number `failures` (0 for the first): at least `minimumRetryDelay`,
+    /// plus exponential backoff with full jitter.
+    public func retryDelay(failures: Int) -> Double {
+        configuration.minimumRetryDelay + configuration.backoff.delay(failures: failures, unit: random())
+    }
+
+    /// Sends `message` to project `projectID`. `failures` is how many transient failures the
+    /// message has had so far (it sizes the backoff).
+    public func send(_ message: FCMMessage, projectID: String, failures: Int = 0) async -> FCMOutcome {
+        if let until = pause(for: projectID) {
+            return .retry(after: until - clock(), reason: "QUOTA_EXCEEDED")
+        }
+        let first = await attempt(message, projectID: projectID, failures: failures)
+        guard case .unauthorized = first else { return first.outcome }
+        // One refresh and one retry (PSH-8): the token may have been revoked early.
+        await tokens.invalidate()
+        let second = await attempt(message, projectID: projectID, failures: failures)
+        if case .unauthorized = second { return .retry(after: retryDelay(failures: failures), reason: "UNAUTHENTICATED") }
+        return second.outcome
+    }
+
+    private enum Attempt {
+        case done(FCMOutcome)
+        case unauthorized
+
+        var outcome: FCMOutcome {
+            switch self {
+            case .done(let outcome): return outcome
+            case .unauthorized: return .failed(reason: "UNAUTHENTICATED")
+            }
+        }
+    }
+
+    private func attempt(_ message: FCMMessage, projectID: String, failures: Int) async -> Attempt {
+        let token: FCMAccessToken
+        do {
+            token = try await tokens.accessToken()
+        } catch {
+            return .done(.unauthenticated(error))
+        }
+        let request = HTTPRequest(method: .post, url: configuration.endpoint + "/v1/projects/" + projectID + "/messages:send",
+                                  headers: [HTTPHeader("Authorization", "Bearer " + token.value),
+                                            HTTPHeader("Content-Type", "application/json; charset=UTF-8")],
+                                  body: message.body)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            // Timeouts, resets, TLS trouble: the message is not at fault (PSH-9 retries timeouts).
+            return .done(.retry(after: retryDelay(failures: failures), reason: "TRANSPORT_" + error.code.rawValue))
+        }
+        return classify(response, projectID: projectID, failures: failures)
+    }
+
+    private func classify(_ response: HTTPResponse, projectID: String, failures: Int) -> Attempt {
+        let document = try? ContractCoding.decode(JSONValue.self, from: response.body)
+        if response.status == 200 {
+            guard let name = document?["name"]?.stringValue else {
+                return .done(.retry(after: retryDelay(failures: failures), reason: "MALFORMED_SUCCESS"))
+            }
+            return .done(.sent(name: name))
+        }
+        let error = FCMErrorBody(document)
+        let code = error.fcmErrorCode ?? error.status ?? "HTTP_\(response.status)"
+        switch (response.status, code) {
+        case (401, _):
+            return .unauthorized
+        case (_, "UNREGISTERED"), (_, "SENDER_ID_MISMATCH"):
+            return .done(.pruneToken(reason: code))
+        case (429, _), (_, "QUOTA_EXCEEDED"):
+            let wait = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: clock()) } ?? configuration.defaultQuotaWait
+            // Slows every message of the project, not just this one (PSH-9).
+            pausedUntil[projectID] = max(pausedUntil[projectID] ?? 0, clock() + wait)
+            return .done(.retry(after: wait, reason: "QUOTA_EXCEEDED"))
+        case (_, "INVALID_ARGUMENT"):
+            return .done(error.concernsToken ? .pruneToken(reason: "INVALID_ARGUMENT") : .failed(reason: "INVALID_ARGUMENT"))
+        case (500...599, _):
+            // 500, 503 and a proxy's 502 (with an HTML body, hence no FCM code) are transient.
+            var wait = retryDelay(failures: failures)
+            if let retryAfter = response.header("Retry-After").flatMap({ RetryAfter.seconds($0, now: clock()) }) { wait = max(wait, retryAfter) }
+            return .done(.retry(after: wait, reason: code))
+        default:
+            return .done(.failed(reason: code))
+        }
+    }
+}

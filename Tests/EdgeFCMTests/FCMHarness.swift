@@ -1,0 +1,76 @@
+import EdgeFCM
+import EdgePush
+import EdgeStandin
+import EdgeStore
+import EdgeSync
+import Foundation
+import Synchronization
+import XCTest
+
+/// Wall-clock seconds plus an offset a test moves, so token expiry can be tested without waiting
+/// while the stand-in still judges the JWT by real time.
+final class TestClock: Sendable {
+    private let offset = Mutex<Double>(0)
+    func advance(_ seconds: Double) { offset.withLock { $0 += seconds } }
+    var now: Double { Date().timeIntervalSince1970 + offset.withLock { $0 } }
+}
+
+/// A key pair from the openssl CLI, the FCM stand-in on 127.0.0.1 configured with its public
+/// key, a service account whose token_uri is the stand-in's, and a real CurlTransport.
+final class FCMHarness {
+    static let clientEmail = "edge-relay@prokure-test.iam.gserviceaccount.com"
+    static let projectID = "prokure-test"
+
+    let standin: Standin
+    let transport: CurlTransport
+    let account: ServiceAccount
+    let baseURL: String
+    let clock = TestClock()
+    let tool: OpenSSLTool
+    let keyPair: (privatePEM: [UInt8], publicPEM: [UInt8])
+
+    init(_ testCase: XCTestCase, tokenLifetime: Int = 3600) async throws {
+        tool = try OpenSSLTool()
+        keyPair = try tool.generateKeyPair()
+        standin = Standin(configuration: StandinConfiguration(fcmPublicKeyPEM: keyPair.publicPEM, fcmClientEmail: Self.clientEmail,
+                                                              fcmTokenLifetime: tokenLifetime))
+        let port = try await standin.start()
+        baseURL = "http://127.0.0.1:\(port)"
+        account = try ServiceAccount(json: Self.accountJSON(privatePEM: keyPair.privatePEM, tokenURI: baseURL + "/token"))
+        transport = try CurlTransport(options: TransportOptions(connectTimeout: 2, totalTimeout: 10))
+        let standin = standin, transport = transport, tool = tool
+        testCase.addTeardownBlock {
+            transport.shutdown()
+            await standin.stop(timeout: .seconds(5))
+            tool.remove()
+        }
+    }
+
+    static func accountJSON(privatePEM: [UInt8], tokenURI: String, email: String = clientEmail) throws -> [UInt8] {
+        let object: [String: String] = [
+            "type": "service_account", "project_id": projectID, "private_key_id": "0123abcd",
+            "private_key": String(decoding: privatePEM, as: UTF8.self), "client_email": email, "client_id": "1",
+            "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": tokenURI,
+        ]
+        return [UInt8](try JSONSerialization.data(withJSONObject: object))
+    }
+
+    func tokenSource(account: ServiceAccount? = nil) -> OAuthTokenSource {
+        let clock = clock
+        return OAuthTokenSource(account: account ?? self.account, transport: transport, clock: { clock.now })
+    }
+
+    func client(tokens: OAuthTokenSource? = nil) -> FCMClient {
+        let clock = clock
+        return FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport,
+                         tokens: tokens ?? tokenSource(), clock: { clock.now }, random: { 0.5 })
+    }
+}
+
+/// A fresh push store in a temporary database.
+func makePushStore() throws -> (PushStore, URL) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-fcm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let database = try EdgeDatabase(path: directory.appendingPathComponent("edge.sqlite").path)
+    return (try PushStore(database: database, stationZone: "UTC"), directory)
+}
