@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
-        .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto"]),
+        .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto", "EdgeTestSupport"]),
         // A swtpm process per test case, shared by the TPM and vault tests.
         .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
@@ -89,7 +89,7 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
+        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
                                                          "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),

@@ -1,4 +1,5 @@
 import EdgeCrypto
+import EdgeTestSupport
 import XCTest
 
 /// RS256 against the openssl CLI: keys it generated load, our signatures verify with

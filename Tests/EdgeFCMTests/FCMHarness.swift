@@ -5,6 +5,7 @@ import EdgeStore
 import EdgeSync
 import Foundation
 import Synchronization
+import EdgeTestSupport
 import XCTest
 
 /// Wall-clock seconds plus an offset a test moves, so token expiry can be tested without waiting
