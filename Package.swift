@@ -28,12 +28,15 @@ let package = Package(
         .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
         // Headers only: libcurl itself is loaded with dlopen on first use (EdgeSync/CurlLibrary.swift).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
         .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
+        // V4L2 capture through libv4l2 (HW-1..4): the ioctl seam, sessions, hot-plug supervision.
+        .target(name: "EdgeCapture", dependencies: ["CV4L2", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgeCrypto", dependencies: ["CLibCrypto", "EdgeCore"]),
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
         .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
@@ -47,7 +50,7 @@ let package = Package(
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract",
+            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract", "EdgeCapture",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -69,7 +72,10 @@ let package = Package(
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
-        .testTarget(name: "EdgeCLITests", dependencies: ["edge"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "EdgeImaging"]),
+        // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
+        // node (the vivid VM, .ci/vivid-vm).
+        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,8 @@ import Glibc
 public struct LibV4L2Driver: VideoDriver {
     public init() {}
 
+    public func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
     public func open(_ path: String) throws(SystemErrno) -> Int32 {
         // O_NONBLOCK: DQBUF must never block; `VideoDevice` waits in poll with a timeout, so a
         // device that vanishes mid-wait cannot hang the capture thread.

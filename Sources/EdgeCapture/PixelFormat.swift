@@ -29,8 +29,11 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The four characters, with trailing spaces kept ("Y16 ").
+    /// The four characters, with trailing spaces kept ("Y16 "); big-endian variants (bit 31
+    /// set, V4L2's v4l2_fourcc_be) get "-BE" like v4l2-ctl prints them.
     public var description: String {
-        String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: fourcc >> (8 * $0)) }, as: UTF8.self)
+        let code = fourcc & 0x7FFF_FFFF
+        let name = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }, as: UTF8.self)
+        return fourcc & 0x8000_0000 != 0 ? name + "-BE" : name
     }
 }

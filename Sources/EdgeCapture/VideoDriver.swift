@@ -5,6 +5,8 @@
 /// included, runs the same against the fake as against a kernel driver. Implementations do no
 /// retrying and no interpretation: they report errno as it came.
 public protocol VideoDriver: Sendable {
+    /// Whether a node is at `path` (a supervisor waits for it to come back before opening).
+    func exists(_ path: String) -> Bool
     /// Opens `path` read-write and non-blocking; returns the descriptor.
     func open(_ path: String) throws(SystemErrno) -> Int32
     func close(_ fd: Int32)
