@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
         .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto"]),
-        // A swtpm process per test case, shared by the TPM and vault tests.
+        // A swtpm process per test case, shared by the TPM and vault tests; the vivid driver for
+        // the camera tests in the VM.
         .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
@@ -72,10 +73,10 @@ let package = Package(
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
-        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "EdgeImaging"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "EdgeTestSupport"]),
         // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
         // node (the vivid VM, .ci/vivid-vm).
-        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning"]),
+        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ import Synchronization
 /// records from several cameras interleave line by line.
 struct CameraScan: Sendable {
     let cameras: [String]
+    let override: CameraOverride
     let frameLimit: Int?
     let timeLimit: Duration?
     let untilFound: Bool
@@ -51,7 +52,10 @@ struct CameraScan: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let settings = self.settings
-        let runner = CameraRunner(path: path) { identity in CameraSettings.configuration(for: identity, in: settings) }
+        let override = self.override
+        let runner = CameraRunner(path: path) { identity in
+            override.apply(to: CameraSettings.configuration(for: identity, in: settings))
+        }
         let reader: BarcodeReader
         let first: CameraSession
         do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeCapture
 import EdgeImaging
 import EdgePayloads
 import EdgeScanning
@@ -40,6 +41,12 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("timeout"), help: ArgumentHelp("With --camera: stop after this many seconds.", valueName: "SECONDS"))
     var timeout: Double?
 
+    @Option(name: .customLong("pixel-format"), help: ArgumentHelp("With --camera: the format to ask for (GREY, YUYV, NV12, YU12), overriding edge.json's cameras section.", valueName: "FOURCC"))
+    var pixelFormat: String?
+
+    @Option(name: .customLong("size"), help: ArgumentHelp("With --camera: the frame size to ask for, overriding edge.json (default 1280x720).", valueName: "WxH"))
+    var size: String?
+
     @Flag(name: .customLong("until-found"), help: "With --camera: stop a camera at its first code.")
     var untilFound = false
 
@@ -68,9 +75,13 @@ struct ScanCommand: ParsableCommand {
         if images.isEmpty && cameras.isEmpty { throw ValidationError("give at least one --image FILE or --camera DEV") }
         if !images.isEmpty && !cameras.isEmpty { throw ValidationError("give --image or --camera, not both") }
         if let budgetMilliseconds, budgetMilliseconds < 0 { throw ValidationError("--budget-ms must not be negative") }
-        if cameras.isEmpty && (frames != nil || timeout != nil || untilFound) {
-            throw ValidationError("--frames, --timeout and --until-found apply to --camera")
+        if cameras.isEmpty && (frames != nil || timeout != nil || untilFound || pixelFormat != nil || size != nil) {
+            throw ValidationError("--frames, --timeout, --until-found, --pixel-format and --size apply to --camera")
         }
+        if let pixelFormat, PixelFormat(pixelFormat)?.lumaLayout == nil {
+            throw ValidationError("--pixel-format must be GREY, YUYV, NV12 or YU12")
+        }
+        if let size, Self.frameSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 640x480") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let timeout, !(timeout > 0 && timeout < 1e9) { throw ValidationError("--timeout must be a positive number of seconds") }
         if !(repeatGap >= 0 && repeatGap < 1e9) { throw ValidationError("--repeat-gap must be a non-negative number of seconds") }
@@ -102,7 +113,8 @@ struct ScanCommand: ParsableCommand {
             options.eanAddOns = addOns
             if let passList { options.passes = passList; options.maxPasses = 64 }
             if let budgetMilliseconds { options.timeBudget = .milliseconds(budgetMilliseconds) }
-            let scan = CameraScan(cameras: cameras, frameLimit: frames, timeLimit: timeout.map { .milliseconds(Int64($0 * 1000)) },
+            let override = CameraOverride(pixelFormat: pixelFormat.flatMap { PixelFormat($0) }, size: size.flatMap(Self.frameSize))
+            let scan = CameraScan(cameras: cameras, override: override, frameLimit: frames, timeLimit: timeout.map { .milliseconds(Int64($0 * 1000)) },
                                   untilFound: untilFound, readerOptions: options, classifier: classifier, printer: printer,
                                   settings: configFile.cameras, repeatGap: .milliseconds(Int64(repeatGap * 1000)))
             let status = scan.run()
@@ -136,5 +148,11 @@ struct ScanCommand: ParsableCommand {
         }
         if sawUnreadable { throw ExitCode(2) }
         if sawEmpty { throw ExitCode(1) }
+    }
+
+    static func frameSize(_ text: String) -> FrameSize? {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        return FrameSize(width: w, height: h)
     }
 }
