@@ -25,7 +25,12 @@ final class FakeVideoDriver: VideoDriver, @unchecked Sendable {
     private(set) var openDescriptors = 0
     private(set) var liveMappings = 0
     /// While true the node is absent and every call on an open descriptor fails with ENODEV.
-    var gone = false { didSet { lock.withLock { if gone { streaming = false } } } }
+    /// Set from any thread (a test plays udev); read under the lock.
+    var gone: Bool {
+        get { lock.withLock { isGone } }
+        set { lock.withLock { isGone = newValue; if newValue { streaming = false } } }
+    }
+    private var isGone = false
     /// The next this-many ioctls fail with EINTR first.
     var pendingInterrupts = 0
     private(set) var ioctlCount = 0
@@ -42,12 +47,12 @@ final class FakeVideoDriver: VideoDriver, @unchecked Sendable {
     var bytesPerLine: Int { format == .yuyv ? width * 2 : width }
     var imageSize: Int { format == .nv12 ? width * height * 3 / 2 : bytesPerLine * height }
 
-    func exists(_ path: String) -> Bool { lock.withLock { path == self.path && !gone } }
+    func exists(_ path: String) -> Bool { lock.withLock { path == self.path && !isGone } }
 
     func open(_ path: String) throws(SystemErrno) -> Int32 {
         lock.lock()
         defer { lock.unlock() }
-        guard path == self.path, !gone else { throw SystemErrno(ENOENT) }
+        guard path == self.path, !isGone else { throw SystemErrno(ENOENT) }
         openDescriptors += 1
         return 42
     }
@@ -73,7 +78,7 @@ final class FakeVideoDriver: VideoDriver, @unchecked Sendable {
 
     func poll(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemErrno) -> Int16 {
         lock.withLock {
-            if gone { return Int16(POLLERR | POLLHUP) }
+            if isGone { return Int16(POLLERR | POLLHUP) }
             return streaming && !queue.isEmpty ? Int16(POLLIN) : 0
         }
     }
@@ -86,7 +91,7 @@ final class FakeVideoDriver: VideoDriver, @unchecked Sendable {
             pendingInterrupts -= 1
             throw SystemErrno(EINTR)
         }
-        if gone { throw SystemErrno(ENODEV) }
+        if isGone { throw SystemErrno(ENODEV) }
         try handle(request, argument)
     }
 
