@@ -49,6 +49,17 @@ final class CameraCLITests: XCTestCase {
         XCTAssertTrue(readable.stdout.contains("\(node): \""), readable.stdout)
     }
 
+    /// Two cameras in one `edge scan`: each runs its own capture and gets its own summary.
+    func testScanTwoCameras() throws {
+        guard let node = Vivid.capture, let second = Vivid.secondCapture else { throw XCTSkip("EDGE_TEST_CAMERA(_2) is not set") }
+        try Vivid.useWebcamInput(node)
+        try Vivid.useWebcamInput(second)
+        let outcome = try EdgeProcess.run(["scan", "--camera", node, "--camera", second, "--size", "320x180", "--frames", "10"])
+        XCTAssertEqual(outcome.status, 1, "colour bars hold no code: \(outcome.stderr)")
+        XCTAssertTrue(outcome.stderr.contains("\(node): 10 frames"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("\(second): 10 frames"), outcome.stderr)
+    }
+
     /// The end-to-end test: a code written to vivid's output comes back on the capture node and
     /// `edge scan --camera` reports it once, classified, in the image output format.
     func testScanCameraReadsTheLoopedCode() throws {

@@ -21,6 +21,41 @@ final class VividHotPlugTests: XCTestCase {
         if Vivid.platformDevice() == nil, !platformDevice.isEmpty { try? Vivid.setBound(true, device: platformDevice) }
     }
 
+    /// Several cameras at once, each on its own runner and thread (HW-3), through an unplug of
+    /// both: vivid's one platform device owns every instance, so unbinding it removes both
+    /// cameras; each runner reports its own outage and both resume.
+    func testTwoCamerasRecoverIndependently() throws {
+        guard let second = Vivid.secondCapture else { throw XCTSkip("EDGE_TEST_CAMERA_2 is not set") }
+        try Vivid.useWebcamInput(second)
+        let configuration = CaptureConfiguration(size: FrameSize(width: 320, height: 180), frameTimeout: .seconds(5))
+        let counts = Locked([0, 0])
+        let lost = Locked([0, 0])
+        let stop = Locked(false)
+        let group = DispatchGroup()
+        for (index, path) in [node, second].enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                let runner = CameraRunner(path: path, retryInterval: .milliseconds(100)) { _ in configuration }
+                runner.run(shouldStop: { stop.get() }, onEvent: { event in
+                    if case .lost = event { lost.mutate { $0[index] += 1 } }
+                }, onFrame: { _ in
+                    counts.mutate { $0[index] += 1 }
+                    return true
+                })
+                group.leave()
+            }
+        }
+        XCTAssertTrue(wait(seconds: 20) { counts.get().allSatisfy { $0 >= 3 } }, "both cameras deliver: \(counts.get())")
+        try Vivid.setBound(false, device: platformDevice)
+        XCTAssertTrue(wait(seconds: 10) { lost.get() == [1, 1] }, "each runner reports its outage: \(lost.get())")
+        let before = counts.get()
+        try Vivid.setBound(true, device: platformDevice)
+        XCTAssertTrue(wait(seconds: 20) { zip(counts.get(), before).allSatisfy { $0 >= $1 + 3 } }, "both resume: \(before) → \(counts.get())")
+        stop.set(true)
+        XCTAssertEqual(group.wait(timeout: .now() + 15), .success)
+        XCTAssertEqual(lost.get(), [1, 1])
+    }
+
     /// The device vanishes while a DQBUF wait is in progress: the wait ends promptly with
     /// `.deviceGone` (no crash, no hang), and close releases everything.
     func testVanishingMidWaitEndsWithDeviceGone() throws {

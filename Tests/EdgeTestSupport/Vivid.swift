@@ -13,6 +13,11 @@ public enum Vivid {
         ProcessInfo.processInfo.environment["EDGE_TEST_CAMERA"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A second, independent capture node (another vivid instance), when the VM made one.
+    public static var secondCapture: String? {
+        ProcessInfo.processInfo.environment["EDGE_TEST_CAMERA_2"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     public static var output: String {
         ProcessInfo.processInfo.environment["EDGE_TEST_CAMERA_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/dev/video1"
     }
@@ -74,10 +79,11 @@ public enum Vivid {
         process.waitUntilExit()
     }
 
-    /// vivid's platform device ("vivid.0"), for unbind/bind.
+    /// The platform device of the first vivid instance ("vivid.0", which owns EDGE_TEST_CAMERA),
+    /// for unbind/bind; nil while it is unbound.
     public static func platformDevice() -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: driverDirectory)) ?? []
-        return names.first { $0.hasPrefix("vivid.") }
+        return names.contains("vivid.0") ? "vivid.0" : nil
     }
 
     /// Detaches (unbind) or re-attaches (bind) the device from its driver: the video nodes
