@@ -24,6 +24,26 @@ final class CameraCLITests: XCTestCase {
         XCTAssertEqual(try EdgeProcess.run(["scan", "--camera", "/dev/video0", "--pixel-format", "MJPG"]).status, 64)
     }
 
+    /// The `cameras` section (HW-4): a valid one passes the schema and is accepted; a bad one
+    /// stops the run with the configuration's path and the reason before any camera is opened.
+    func testCamerasSectionIsValidated() throws {
+        let good = tmp.appendingPathComponent("good.json")
+        try Data(#"{"cameras": [{"usb": "046d:0825", "format": "YUYV", "width": 1280, "height": 720, "buffers": 3, "controls": {"focus_automatic_continuous": 0, "focus_absolute": 40}}]}"#.utf8).write(to: good)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: good, against: "models/edge-config.schema.json", wholeFile: true), 1)
+        let missing = try EdgeProcess.run(["scan", "--config", good.path, "--camera", "/dev/edge-no-such-camera", "--frames", "1"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("does not exist"), "the configuration was accepted, the camera is missing: \(missing.stderr)")
+        for bad in [#"{"cameras": [{"usb": "046d:0825", "format": "MJPG"}]}"#, #"{"cameras": [{"usb": "046d:0825", "buffers": 9}]}"#,
+                    #"{"cameras": [{"format": "YUYV"}]}"#] {
+            let file = tmp.appendingPathComponent("bad.json")
+            try Data(bad.utf8).write(to: file)
+            let outcome = try EdgeProcess.run(["scan", "--config", file.path, "--camera", "/dev/edge-no-such-camera", "--frames", "1"])
+            XCTAssertEqual(outcome.status, 2, bad)
+            XCTAssertTrue(outcome.stderr.contains(file.path) && outcome.stderr.contains("camera"), "\(bad): \(outcome.stderr)")
+            XCTAssertFalse(outcome.stderr.contains("does not exist"), "stopped before opening: \(outcome.stderr)")
+        }
+    }
+
     func testMissingCameraIsAnUnreadableInput() throws {
         let outcome = try EdgeProcess.run(["scan", "--json", "--camera", "/dev/edge-no-such-camera", "--frames", "1"])
         XCTAssertEqual(outcome.status, 2)
