@@ -34,12 +34,15 @@ let package = Package(
         .systemLibrary(name: "CTSS", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
         // Headers only: libcurl itself is loaded with dlopen on first use (EdgeSync/CurlLibrary.swift).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
         .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
+        // V4L2 capture through libv4l2 (HW-1..4): the ioctl seam, sessions, hot-plug supervision.
+        .target(name: "EdgeCapture", dependencies: ["CV4L2", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgeCrypto", dependencies: ["CLibCrypto", "EdgeCore"]),
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
         .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
@@ -66,7 +69,7 @@ let package = Package(
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract",
+            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract", "EdgeCapture",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,7 +82,8 @@ let package = Package(
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
         .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto", "EdgeTestSupport"]),
-        // A swtpm process per test case, shared by the TPM and vault tests.
+        // A swtpm process per test case, shared by the TPM and vault tests; the vivid driver for
+        // the camera tests in the VM; the openssl tool for the RSA and FCM tests.
         .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
@@ -91,9 +95,12 @@ let package = Package(
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
                                                          "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
+        // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
+        // node (the vivid VM, .ci/vivid-vm).
+        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import EdgeCapture
 import EdgePayloads
 import EdgeSync
 import FoundationEssentials
@@ -16,6 +17,8 @@ struct ConfigFile {
     let config: PayloadConfig?
     /// The `sync` section; nil when absent.
     var sync: SyncSettings? = nil
+    /// The `cameras` section (HW-4), validated, by USB vendor:product.
+    var cameras: [String: CaptureConfiguration] = [:]
     /// The file read, for messages.
     var path: String? = nil
 
@@ -48,7 +51,21 @@ struct ConfigFile {
         } catch {
             throw ConfigError(code: .invalid, message: "configuration \(path): the sync section is not valid (see models/edge-config.schema.json)", path: path)
         }
-        return ConfigFile(config: payloads, sync: sync, path: path)
+        let cameraSettings: [CameraSettings]
+        do {
+            cameraSettings = try JSONDecoder().decode(CamerasSection.self, from: data).cameras ?? []
+        } catch {
+            throw ConfigError(code: .invalid, message: "configuration \(path): the cameras section is not valid (see models/edge-config.schema.json)", path: path)
+        }
+        var cameras: [String: CaptureConfiguration] = [:]
+        for entry in cameraSettings {
+            do {
+                cameras[entry.usb.lowercased()] = try entry.configuration()
+            } catch {
+                throw ConfigError(code: .invalid, message: "configuration \(path): \(error.message)", path: path)
+            }
+        }
+        return ConfigFile(config: payloads, sync: sync, cameras: cameras, path: path)
     }
 
     func classifier() -> PayloadClassifier {
@@ -59,4 +76,9 @@ struct ConfigFile {
 /// The part of edge.json the sync core reads.
 private struct SyncSection: Decodable {
     let sync: SyncSettings?
+}
+
+/// The part of edge.json the cameras read.
+private struct CamerasSection: Decodable {
+    let cameras: [CameraSettings]?
 }

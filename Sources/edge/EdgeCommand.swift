@@ -6,6 +6,6 @@ struct EdgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edge",
         abstract: "Scanning-station agent: decode barcodes, say what they are, keep secrets, sync with the backend.",
-        subcommands: [ScanCommand.self, VaultCommand.self, DeviceIDCommand.self, SyncCommand.self]
+        subcommands: [ScanCommand.self, VaultCommand.self, DeviceIDCommand.self, SyncCommand.self, CamerasCommand.self]
     )
 }

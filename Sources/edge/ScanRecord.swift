@@ -18,12 +18,18 @@ struct ScanRecord: Encodable {
     let valid: Bool
     let reason: String?
     let details: [String: String]
+    /// Camera scans only (absent for images): the driver's frame number, and milliseconds from
+    /// the frame being dequeued to this record being written (SCN-8).
+    var frame: Int? = nil
+    var latencyMs: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details
         case bytesBase64 = "bytes_base64"
         case addOn = "add_on"
         case payloadClass = "class"
+        case frame
+        case latencyMs = "latency_ms"
     }
 
     init(file: String, result: ScanResult, classification: Classification) {

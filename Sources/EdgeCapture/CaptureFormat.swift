@@ -1,0 +1,20 @@
+/// The format a session negotiated with the driver.
+public struct CaptureFormat: Sendable, Hashable, CustomStringConvertible {
+    public let pixelFormat: PixelFormat
+    public let width: Int
+    public let height: Int
+    /// Bytes per row of the first plane, as the driver reported it (may exceed width).
+    public let bytesPerLine: Int
+    /// Bytes a whole frame takes.
+    public let imageSize: Int
+
+    public init(pixelFormat: PixelFormat, width: Int, height: Int, bytesPerLine: Int, imageSize: Int) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.bytesPerLine = bytesPerLine
+        self.imageSize = imageSize
+    }
+
+    public var description: String { "\(pixelFormat) \(width)x\(height)" }
+}
