@@ -24,15 +24,8 @@ struct CameraScan: Sendable {
     /// could not be used.
     func run() -> Int32 {
         let stop = StopFlag()
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.set() }
-            source.resume()
-            sources.append(source)
-        }
-        defer { sources.forEach { $0.cancel() } }
+        let signals = TerminationSignals { stop.set() }
+        defer { signals.cancel() }
         let outcomes = Mutex<[CameraScanOutcome]>([])
         let group = DispatchGroup()
         for path in cameras {

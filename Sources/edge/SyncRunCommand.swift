@@ -122,15 +122,8 @@ struct SyncRunCommand: AsyncParsableCommand {
     /// Runs `body` until it returns or SIGINT/SIGTERM arrives, which cancels it.
     static func untilSignalled(_ body: @escaping @Sendable () async -> Void) async throws {
         let task = Task { await body() }
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { task.cancel() }
-            source.resume()
-            sources.append(source)
-        }
+        let signals = TerminationSignals { task.cancel() }
         await task.value
-        sources.forEach { $0.cancel() }
+        signals.cancel()
     }
 }
