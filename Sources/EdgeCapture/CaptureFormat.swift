@@ -1,3 +1,5 @@
+import CV4L2
+
 /// The format a session negotiated with the driver.
 public struct CaptureFormat: Sendable, Hashable, CustomStringConvertible {
     public let pixelFormat: PixelFormat
@@ -17,4 +19,10 @@ public struct CaptureFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(pixelFormat) \(width)x\(height)" }
+
+    /// From what VIDIOC_G_FMT/S_FMT returned.
+    init(_ pix: v4l2_pix_format) {
+        self.init(pixelFormat: PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
+                  bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage))
+    }
 }

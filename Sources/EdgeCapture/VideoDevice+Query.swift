@@ -70,10 +70,3 @@ extension VideoDevice {
         return CaptureFormat(format.fmt.pix)
     }
 }
-
-extension CaptureFormat {
-    init(_ pix: v4l2_pix_format) {
-        self.init(pixelFormat: PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
-                  bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage))
-    }
-}

@@ -37,11 +37,12 @@ final class FormatNegotiatorTests: XCTestCase {
         XCTAssertEqual(FormatNegotiator.choose(offered: [range], configuration: CaptureConfiguration())?.1, FrameSize(width: 1024, height: 720))
     }
 
-    func testPixelFormatNamesAndControlNames() {
+    func testPixelFormatNamesAndControlNames() throws {
         XCTAssertEqual(PixelFormat("YUYV"), .yuyv)
         XCTAssertEqual(PixelFormat.nv12.description, "NV12")
         XCTAssertNil(PixelFormat("YUY"))
-        XCTAssertEqual(PixelFormat(fourcc: PixelFormat("RGBR")!.fourcc | 0x8000_0000).description, "RGBR-BE")
+        let rgbr = try XCTUnwrap(PixelFormat("RGBR"))
+        XCTAssertEqual(PixelFormat(fourcc: rgbr.fourcc | 0x8000_0000).description, "RGBR-BE")
         XCTAssertEqual(CameraControl.normalise("Focus, Absolute"), "focus_absolute")
         XCTAssertEqual(CameraControl.normalise("White Balance Temperature, Auto"), "white_balance_temperature_auto")
     }
