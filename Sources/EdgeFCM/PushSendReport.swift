@@ -1,0 +1,13 @@
+/// What one pass of the push sender did.
+public struct PushSendReport: Sendable, Hashable {
+    /// Notifications and digests marked SENT (at least one device took them).
+    public var sent = 0
+    /// Marked FAILED: every device refused, none left, or the TTL / 60 minutes ran out.
+    public var failed = 0
+    /// Left QUEUED for a later pass (transient errors, quota, per-device limits).
+    public var deferred = 0
+    /// Device tokens retired because FCM said they are dead (PSH-9).
+    public var prunedTokens = 0
+
+    public init() {}
+}

@@ -1,0 +1,109 @@
+import EdgeFCM
+import EdgePush
+import EdgeStandin
+import Foundation
+import XCTest
+
+/// The push store's queue sent through the FCM client to the FCM stand-in over real HTTP:
+/// records end SENT or FAILED with the reason, dead tokens are retired, transient errors wait.
+final class PushSenderTests: XCTestCase {
+    var directory: URL?
+    override func tearDown() { directory.map { try? FileManager.default.removeItem(at: $0) } }
+
+    private func setUp(_ harness: FCMHarness, devices: [String]) throws -> PushStore {
+        let (store, directory) = try makePushStore()
+        self.directory = directory
+        let now = Int64(harness.clock.now)
+        for token in devices { _ = try store.registerDevice(userID: "user-1", token: token, platform: .android, now: now) }
+        return store
+    }
+
+    private func urgent(_ store: PushStore, _ harness: FCMHarness, title: String = "Approval needed") throws -> NotificationRecord {
+        let now = Int64(harness.clock.now)
+        return try store.accept(try PushNotification(userID: "user-1", type: .approvalPending, priority: .urgent, title: title,
+                                                     body: "PO-2026-00042 waits for you", ttlSeconds: 7200, createdAt: now), now: now).record
+    }
+
+    func testQueuedNotificationGoesToEveryDeviceWithTheBadge() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["phone", "tablet"])
+        let record = try urgent(store, harness)
+        let clock = harness.clock
+        let sender = PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now })
+        let report = try await sender.sendDue()
+        XCTAssertEqual(report.sent, 1)
+        XCTAssertEqual(try store.notification(id: record.id).status, .sent)
+        let received = harness.standin.backend.fcm.received
+        XCTAssertEqual(Set(received.compactMap { $0.message?["token"]?.stringValue }), ["phone", "tablet"])
+        let badge = received.first?.message?["apns"]?["payload"]?["aps"]?["badge"]
+        XCTAssertEqual(badge, .integer(Int64(try store.badge(for: "user-1"))))
+        // Nothing more to send.
+        let again = try await sender.sendDue()
+        XCTAssertEqual(again, PushSendReport())
+    }
+
+    func testDeadTokenIsRetiredAndTheOtherDeviceStillGetsIt() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["dead-phone", "phone"])
+        harness.standin.backend.fcm.add(FCMFault(.unregistered, token: "dead-phone"))
+        let record = try urgent(store, harness)
+        let clock = harness.clock
+        let report = try await PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now }).sendDue()
+        XCTAssertEqual(report.prunedTokens, 1)
+        XCTAssertEqual(report.sent, 1)
+        XCTAssertEqual(try store.activeDevices(for: "user-1").map(\.token), ["phone"])
+        XCTAssertEqual(try store.notification(id: record.id).status, .sent)
+    }
+
+    func testPayloadRejectedOnEveryDeviceFailsTheRecordWithTheReason() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["phone"])
+        harness.standin.backend.fcm.add(FCMFault(.invalidPayload))
+        let record = try urgent(store, harness)
+        let clock = harness.clock
+        let report = try await PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now }).sendDue()
+        XCTAssertEqual(report.failed, 1)
+        let after = try store.notification(id: record.id)
+        XCTAssertEqual(after.status, .failed)
+        XCTAssertNotNil(after.reason)
+        XCTAssertEqual(try store.activeDevices(for: "user-1").count, 1, "a payload error keeps the token")
+    }
+
+    func testServerErrorWaitsThenSendsAndGivesUpAfterAnHour() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["phone"])
+        harness.standin.backend.fcm.add(FCMFault(.serverError(status: 503), times: 1))
+        let record = try urgent(store, harness)
+        let clock = harness.clock
+        let sender = PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now })
+        var report = try await sender.sendDue()
+        XCTAssertEqual(report.deferred, 1)
+        XCTAssertEqual(try store.notification(id: record.id).status, .queued)
+        // Not before its retry time (the first retry waits at least 10 s, PSH-9).
+        report = try await sender.sendDue()
+        XCTAssertEqual(report.deferred, 1)
+        XCTAssertEqual(harness.standin.backend.fcm.received.count, 1)
+        clock.advance(700)
+        report = try await sender.sendDue()
+        XCTAssertEqual(report.sent, 1)
+
+        // Another one that never gets through: FAILED after 60 minutes, not retried for ever.
+        harness.standin.backend.fcm.add(FCMFault(.serverError(status: 500), times: nil))
+        let stuck = try urgent(store, harness, title: "Stuck")
+        _ = try await sender.sendDue()
+        clock.advance(3601)
+        report = try await sender.sendDue()
+        XCTAssertEqual(report.failed, 1)
+        XCTAssertEqual(try store.notification(id: stuck.id).status, .failed)
+    }
+
+    func testNoActiveDeviceFailsAtOnce() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: [])
+        let record = try urgent(store, harness)
+        let clock = harness.clock
+        let report = try await PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now }).sendDue()
+        XCTAssertEqual(report.failed, 1)
+        XCTAssertEqual(try store.notification(id: record.id).reason, "no active device")
+    }
+}
