@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `edge sync ...`: the durable outbox and its sender from the command line (sync.md).
-struct SyncCommand: AsyncParsableCommand {
+struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Show, drain and repair the queue of what this station owes the backend.",

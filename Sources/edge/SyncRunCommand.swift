@@ -9,7 +9,7 @@ import Glibc
 import Synchronization
 
 /// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
-struct SyncRunCommand: AsyncParsableCommand {
+struct SyncRunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Send the outbox now (ending any pause), then pull the backend's changes.",
@@ -35,7 +35,12 @@ struct SyncRunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-pull"), help: "Do not pull after sending.")
     var noPull = false
 
-    func run() async throws {
+    func run() throws {
+        let command = self
+        try AsyncBridge.wait { try await command.runAsync() }
+    }
+
+    func runAsync() async throws {
         let settings = try options.requiredSettings()
         let outbox = try options.openOutbox(settings)
         let state = SyncState(database: outbox.database)
