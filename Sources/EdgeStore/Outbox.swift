@@ -287,7 +287,8 @@ public struct Outbox: Sendable {
     }
 
     public func status(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> OutboxStatus {
-        try database.perform("read the sync status") {
+        let state = SyncState(database: database)
+        return try database.perform("read the sync status") {
             try database.dbWriter.read { db in
                 // created_at carries its own offset; julianday() converts it to UTC, so entries
                 // made before a time-zone or DST change still compare correctly.
@@ -316,8 +317,8 @@ public struct Outbox: Sendable {
                     lastPush: lastExchange(.push),
                     lastPull: lastExchange(.pull),
                     usage: try usage(db),
-                    sender: try SyncState(database: database).sender(db),
-                    holds: try SyncState(database: database).holds(db))
+                    sender: try state.sender(db),
+                    holds: try state.holds(db))
             }
         }
     }

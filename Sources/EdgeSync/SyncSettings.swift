@@ -79,15 +79,20 @@ public struct SyncSettings: Sendable, Hashable, Decodable {
         guard (1...100).contains(requestsPerMinute) else { throw invalid("requests_per_minute", "must be 1-100 (SYN-8)") }
     }
 
+    /// `http://` to a loopback host, by the transport's own definition of loopback (checked
+    /// again there on curl's parse of the URL).
     static func isLoopbackHTTP(_ lower: String) -> Bool {
         guard lower.hasPrefix("http://") else { return false }
         let rest = lower.dropFirst("http://".count)
-        if rest.hasPrefix("[::1]") { return rest.count == 5 || rest.dropFirst(5).hasPrefix(":") || rest.dropFirst(5).hasPrefix("/") }
-        let host = rest.prefix { $0 != "/" && $0 != ":" }
-        if host == "localhost" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127"
-            && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) && (Int($0) ?? 256) <= 255 }
+        let host: Substring
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[...close]
+        } else {
+            host = rest.prefix { $0 != "/" && $0 != ":" }
+        }
+        let after = rest[host.endIndex...]
+        guard after.isEmpty || after.hasPrefix(":") || after.hasPrefix("/") else { return false }
+        return RequestTarget.isLoopback(String(host))
     }
 
     public var limits: OutboxLimits { OutboxLimits(maxEntries: maxEntries, maxBytes: maxBytes) }
