@@ -54,7 +54,7 @@ let package = Package(
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
         // The push relay's decisions (PSH-2..6, 11): zones from tzdata, quiet hours, digests, badges.
-        .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // The FCM HTTP v1 client (PSH-7..10): messages, OAuth2 service-account tokens, error taxonomy, sender.
         .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeSync", "EdgePush", "EdgeContract"]),
         .target(name: "EdgeStandin", dependencies: ["EdgeContract", "EdgeCrypto",

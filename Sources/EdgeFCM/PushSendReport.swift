@@ -1,3 +1,5 @@
+import EdgePush
+
 /// What one pass of the push sender did.
 public struct PushSendReport: Sendable, Hashable {
     /// Notifications and digests marked SENT (at least one device took them).
@@ -8,6 +10,13 @@ public struct PushSendReport: Sendable, Hashable {
     public var deferred = 0
     /// Device tokens retired because FCM said they are dead (PSH-9).
     public var prunedTokens = 0
+    /// The tokens retired, with FCM's reason.
+    public var retired: [RetiredToken] = []
+    /// Ids of the notifications (not digests) marked SENT, for latency figures.
+    public var sentNotifications: [Int64] = []
+    /// Why no access token could be had, when that held sends back (PSH-8: a clock or
+    /// configuration error for the operator).
+    public var authenticationError: String?
 
     public init() {}
 }

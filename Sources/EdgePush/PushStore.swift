@@ -50,11 +50,13 @@ public struct PushStore: Sendable {
     /// override) for a user who never set any.
     public func preferences(for userID: String) throws(PushError) -> PushPreferences {
         try PushPreferences.validateUserID(userID)
-        let row = try read("read push preferences") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM push_users WHERE user_id = ?", arguments: [userID])
-        }
-        guard let row else { return try PushPreferences(userID: userID) }
-        return try Self.preferences(row)
+        return try read("read push preferences") { db in try Self.preferences(db, userID: userID) }
+    }
+
+    private static func preferences(_ db: Database, userID: String) throws -> PushPreferences {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM push_users WHERE user_id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [userID]) else { return try PushPreferences(userID: userID) }
+        return try preferences(row)
     }
 
     // MARK: Devices (PSH-2)
@@ -90,12 +92,15 @@ public struct PushStore: Sendable {
 
     /// The user's active devices, newest first.
     public func activeDevices(for userID: String) throws(PushError) -> [PushDevice] {
-        let rows = try read("read devices") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE user_id = ? AND retired_at IS NULL ORDER BY registered_at DESC, id DESC",
-                             arguments: [userID])
-        }
+        try read("read devices") { db in try Self.activeDevices(db, userID: userID) }
+    }
+
+    private static func activeDevices(_ db: Database, userID: String) throws -> [PushDevice] {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM push_devices WHERE user_id = ? AND retired_at IS NULL ORDER BY registered_at DESC, id DESC
+            """), arguments: [userID])
         var devices: [PushDevice] = []
-        for row in rows { devices.append(try Self.device(row)) }
+        for row in rows { devices.append(try device(row)) }
         return devices
     }
 
@@ -116,7 +121,25 @@ public struct PushStore: Sendable {
     /// badge unless suppressed.
     @discardableResult
     public func accept(_ notification: PushNotification, now: Int64) throws(PushError) -> AcceptedNotification {
-        let preferences = try preferences(for: notification.userID)
+        try write("record a notification") { db in try accept(db, notification, now: now) }
+    }
+
+    /// `accept` for many notifications in one transaction: one disk flush for the batch, which is
+    /// what lets intake keep up with thousands a second (PSH-10) at `synchronous=FULL`.
+    @discardableResult
+    public func accept(_ notifications: [PushNotification], now: Int64) throws(PushError) -> [AcceptedNotification] {
+        try write("record notifications") { db in
+            var accepted: [AcceptedNotification] = []
+            accepted.reserveCapacity(notifications.count)
+            for notification in notifications { accepted.append(try accept(db, notification, now: now)) }
+            return accepted
+        }
+    }
+
+    /// `accept` inside the caller's transaction: a notification raised by a pulled change or a
+    /// confirmed GRN is recorded exactly when what raised it is, never one without the other.
+    public func accept(_ db: Database, _ notification: PushNotification, now: Int64) throws -> AcceptedNotification {
+        let preferences = try Self.preferences(db, userID: notification.userID)
         let quiet = try QuietHours.evaluate(at: now, preferences, stationZone: stationZone, zones: zones)
         let decision = PushDecision.decide(notification, preferences: preferences, now: now, quiet: quiet)
         let status: NotificationStatus
@@ -132,22 +155,21 @@ public struct PushStore: Sendable {
             reason = why.rawValue
         }
         let counted = status != .failed
-        return try write("record a notification") { db in
-            try db.execute(sql: """
-                INSERT INTO push_notifications (user_id, type, priority, title, body, deep_link, ttl_seconds, created_at, expires_at,
-                    status, reason, tag, held_until, counted_in_badge, received_at, held_at, queued_at, failed_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [notification.userID, notification.type.rawValue, notification.priority.rawValue, notification.title,
-                                 notification.body, notification.deepLink, notification.ttlSeconds, notification.createdAt,
-                                 notification.expiresAt, status.rawValue, reason, heldUntil, counted, now,
-                                 status == .held ? now : nil, status == .queued ? now : nil, status == .failed ? now : nil, now])
-            let id = db.lastInsertedRowID
-            // The tag is fixed once, from the record id, so every retry carries the same one (PSH-6).
-            try db.execute(sql: "UPDATE push_notifications SET tag = 'n-' || id WHERE id = ?", arguments: [id])
-            if counted { try Self.countInBadge(db, userID: notification.userID, type: notification.type, delta: 1, now: now) }
-            let record = try Self.record(db, id: id)
-            return AcceptedNotification(record: record, decision: decision, badge: try Self.badge(db, userID: notification.userID))
-        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO push_notifications (user_id, type, priority, title, body, deep_link, ttl_seconds, created_at, expires_at,
+                status, reason, tag, held_until, counted_in_badge, received_at, held_at, queued_at, failed_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [notification.userID, notification.type.rawValue, notification.priority.rawValue, notification.title,
+                                       notification.body, notification.deepLink, notification.ttlSeconds, notification.createdAt,
+                                       notification.expiresAt, status.rawValue, reason, heldUntil, counted, now,
+                                       status == .held ? now : nil, status == .queued ? now : nil, status == .failed ? now : nil, now])
+        let id = db.lastInsertedRowID
+        // The tag is fixed once, from the record id, so every retry carries the same one (PSH-6).
+        try db.cachedStatement(sql: "UPDATE push_notifications SET tag = 'n-' || id WHERE id = ?").execute(arguments: [id])
+        if counted { try Self.countInBadge(db, userID: notification.userID, type: notification.type, delta: 1, now: now) }
+        let record = try Self.record(db, id: id)
+        return AcceptedNotification(record: record, decision: decision, badge: try Self.badge(db, userID: notification.userID))
     }
 
     // MARK: Release (PSH-4)
@@ -260,7 +282,7 @@ public struct PushStore: Sendable {
             let record = try Self.record(db, id: notificationID)
             guard record.status != status else { return }
             try Self.checkTransition(from: record.status, to: status, what: "notification \(notificationID)")
-            try Self.setStatus(db, notificationIDs: [notificationID], status: status, reason: reason, now: now)
+            try Self.setStatus(db, .notification(notificationID), to: status, reason: reason, now: now)
         }
     }
 
@@ -271,10 +293,73 @@ public struct PushStore: Sendable {
             let digest = try Self.digest(db, id: digestID)
             guard digest.status != status else { return }
             try Self.checkTransition(from: digest.status, to: status, what: "digest \(digestID)")
-            try db.execute(sql: "UPDATE push_digests SET status = ?, reason = ?, updated_at = ? WHERE id = ?",
-                           arguments: [status.rawValue, reason, now, digestID])
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM push_notifications WHERE digest_id = ?", arguments: [digestID])
-            try Self.setStatus(db, notificationIDs: ids, status: status, reason: reason, now: now)
+            try Self.setStatus(db, .digest(digestID), to: status, reason: reason, now: now)
+        }
+    }
+
+    // MARK: Sending (PSH-7, PSH-10, PSH-11)
+
+    /// What is due now, oldest first: QUEUED notifications on their own (up to `limit`), then
+    /// QUEUED digests whose release time has come (up to `limit`), each with its user's active
+    /// devices and badge, read in one snapshot.
+    public func dueDispatches(now: Int64, limit: Int) throws(PushError) -> [PushDispatch] {
+        let limit = max(0, limit)
+        return try read("read what is due") { db in
+            var users: [String: (devices: [PushDevice], badge: Int)] = [:]
+            func forUser(_ userID: String) throws -> (devices: [PushDevice], badge: Int) {
+                if let known = users[userID] { return known }
+                let found = (try Self.activeDevices(db, userID: userID), try Self.badge(db, userID: userID))
+                users[userID] = found
+                return found
+            }
+            var dispatches: [PushDispatch] = []
+            let notifications = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM push_notifications WHERE status = 'QUEUED' AND digest_id IS NULL ORDER BY id LIMIT ?
+                """), arguments: [limit])
+            for row in notifications {
+                let record = try NotificationRecord(row: row)
+                let user = try forUser(record.userID)
+                dispatches.append(PushDispatch(item: .notification(record), devices: user.devices, badge: user.badge))
+            }
+            let digests = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM push_digests WHERE status = 'QUEUED' AND release_at <= ? ORDER BY release_at, id LIMIT ?
+                """), arguments: [now, limit])
+            for row in digests {
+                let digest = try PushDigest(row: row)
+                let user = try forUser(digest.userID)
+                dispatches.append(PushDispatch(item: .digest(digest), devices: user.devices, badge: user.badge))
+            }
+            return dispatches
+        }
+    }
+
+    /// Records how sends ended, and retires the tokens FCM reported dead, in one transaction (one
+    /// disk flush per batch of sends, PSH-10). A target that is no longer QUEUED (another process
+    /// settled it) is left as it is. Returns how many targets changed.
+    @discardableResult
+    public func settle(_ settlements: [PushSettlement], retiring tokens: [RetiredToken] = [], now: Int64) throws(PushError) -> Int {
+        try write("record sends") { db in
+            for token in tokens {
+                try db.cachedStatement(sql: "UPDATE push_devices SET retired_at = ?, retired_reason = ? WHERE token = ? AND retired_at IS NULL")
+                    .execute(arguments: [now, token.reason, token.token])
+            }
+            var changed = 0
+            for settlement in settlements {
+                let current: NotificationStatus?
+                switch settlement.target {
+                case .notification(let id):
+                    current = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM push_notifications WHERE id = ?"),
+                                                  arguments: [id]).flatMap(NotificationStatus.init(rawValue:))
+                case .digest(let id):
+                    current = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM push_digests WHERE id = ?"),
+                                                  arguments: [id]).flatMap(NotificationStatus.init(rawValue:))
+                }
+                guard current == .queued, settlement.status != .queued else { continue }
+                try Self.checkTransition(from: .queued, to: settlement.status, what: settlement.target.key)
+                try Self.setStatus(db, settlement.target, to: settlement.status, reason: settlement.reason, now: now)
+                changed += 1
+            }
+            return changed
         }
     }
 
@@ -293,24 +378,34 @@ public struct PushStore: Sendable {
     /// everything else as unread; OPENED or FAILED records leave the count.
     @discardableResult
     public func inboxOpened(userID: String, now: Int64) throws(PushError) -> Int {
-        try write("reset a badge") { db in
-            try db.execute(sql: """
-                INSERT INTO push_badges (user_id, pending_approvals, unread, updated_at) VALUES (?, 0, 0, ?)
-                ON CONFLICT(user_id) DO UPDATE SET pending_approvals = 0, unread = 0, updated_at = excluded.updated_at
-                """, arguments: [userID, now])
-            try db.execute(sql: "UPDATE push_notifications SET counted_in_badge = 0 WHERE user_id = ? AND counted_in_badge = 1",
-                           arguments: [userID])
-            return 0
-        }
+        try PushPreferences.validateUserID(userID)
+        return try write("reset a badge") { db in try inboxOpened(db, userID: userID, now: now) }
+    }
+
+    /// `inboxOpened` inside the caller's transaction (a pulled INBOX_OPENED change).
+    @discardableResult
+    public func inboxOpened(_ db: Database, userID: String, now: Int64) throws -> Int {
+        try db.execute(sql: """
+            INSERT INTO push_badges (user_id, pending_approvals, unread, updated_at) VALUES (?, 0, 0, ?)
+            ON CONFLICT(user_id) DO UPDATE SET pending_approvals = 0, unread = 0, updated_at = excluded.updated_at
+            """, arguments: [userID, now])
+        try db.execute(sql: "UPDATE push_notifications SET counted_in_badge = 0 WHERE user_id = ? AND counted_in_badge = 1",
+                       arguments: [userID])
+        return 0
     }
 
     /// An approval was decided elsewhere (an event from the sync core): one fewer pending.
     @discardableResult
     public func approvalResolved(userID: String, now: Int64) throws(PushError) -> Int {
-        try write("count a resolved approval") { db in
-            try Self.countInBadge(db, userID: userID, type: .approvalPending, delta: -1, now: now)
-            return try Self.badge(db, userID: userID)
-        }
+        try PushPreferences.validateUserID(userID)
+        return try write("count a resolved approval") { db in try approvalResolved(db, userID: userID, now: now) }
+    }
+
+    /// `approvalResolved` inside the caller's transaction (a pulled APPROVAL_RESOLVED change).
+    @discardableResult
+    public func approvalResolved(_ db: Database, userID: String, now: Int64) throws -> Int {
+        try Self.countInBadge(db, userID: userID, type: .approvalPending, delta: -1, now: now)
+        return try Self.badge(db, userID: userID)
     }
 
     // MARK: Retention and metrics (PSH-11)
@@ -389,6 +484,20 @@ public struct PushStore: Sendable {
         }
     }
 
+    /// Sets a notification's status, or a digest's and that of every notification it carries.
+    private static func setStatus(_ db: Database, _ target: PushTarget, to status: NotificationStatus, reason: String?,
+                                  now: Int64) throws {
+        switch target {
+        case .notification(let id):
+            try setStatus(db, notificationIDs: [id], status: status, reason: reason, now: now)
+        case .digest(let id):
+            try db.cachedStatement(sql: "UPDATE push_digests SET status = ?, reason = ?, updated_at = ? WHERE id = ?")
+                .execute(arguments: [status.rawValue, reason, now, id])
+            let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM push_notifications WHERE digest_id = ?"), arguments: [id])
+            try setStatus(db, notificationIDs: ids, status: status, reason: reason, now: now)
+        }
+    }
+
     private static func setStatus(_ db: Database, notificationIDs: [Int64], status: NotificationStatus, reason: String?,
                                   now: Int64) throws {
         let column: String
@@ -400,36 +509,37 @@ public struct PushStore: Sendable {
         case .opened: column = "opened_at"
         case .failed: column = "failed_at"
         }
+        let uncount = status == .opened || status == .failed
         for id in notificationIDs {
-            let record = try record(db, id: id)
-            let uncount = status == .opened || status == .failed
-            if uncount, try Bool.fetchOne(db, sql: "SELECT counted_in_badge FROM push_notifications WHERE id = ?", arguments: [id]) == true {
-                try countInBadge(db, userID: record.userID, type: record.type, delta: -1, now: now)
+            if uncount, let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT user_id, type FROM push_notifications WHERE id = ? AND counted_in_badge = 1
+                """), arguments: [id]), let type = NotificationType(rawValue: row["type"]) {
+                try countInBadge(db, userID: row["user_id"], type: type, delta: -1, now: now)
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE push_notifications SET status = ?, reason = COALESCE(?, reason), \(column) = ?, updated_at = ?,
                     counted_in_badge = CASE WHEN ? THEN 0 ELSE counted_in_badge END
                 WHERE id = ?
-                """, arguments: [status.rawValue, reason, now, now, uncount, id])
+                """).execute(arguments: [status.rawValue, reason, now, now, uncount, id])
         }
     }
 
     /// Adds `delta` to the user's unread count, or to pending approvals for APPROVAL_PENDING;
     /// clamped at 0 (PSH-5: never negative, whatever order events arrive in).
     private static func countInBadge(_ db: Database, userID: String, type: NotificationType, delta: Int, now: Int64) throws {
+        try db.cachedStatement(sql: "INSERT INTO push_badges (user_id, updated_at) VALUES (?, ?) ON CONFLICT(user_id) DO NOTHING")
+            .execute(arguments: [userID, now])
         let column = type == .approvalPending ? "pending_approvals" : "unread"
-        try db.execute(sql: "INSERT INTO push_badges (user_id, updated_at) VALUES (?, ?) ON CONFLICT(user_id) DO NOTHING",
-                       arguments: [userID, now])
-        try db.execute(sql: "UPDATE push_badges SET \(column) = MAX(0, \(column) + ?), updated_at = ? WHERE user_id = ?",
-                       arguments: [delta, now, userID])
+        try db.cachedStatement(sql: "UPDATE push_badges SET \(column) = MAX(0, \(column) + ?), updated_at = ? WHERE user_id = ?")
+            .execute(arguments: [delta, now, userID])
     }
 
     private static func badge(_ db: Database, userID: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT pending_approvals + unread FROM push_badges WHERE user_id = ?", arguments: [userID]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT pending_approvals + unread FROM push_badges WHERE user_id = ?"), arguments: [userID]) ?? 0
     }
 
     private static func record(_ db: Database, id: Int64) throws -> NotificationRecord {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM push_notifications WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM push_notifications WHERE id = ?"), arguments: [id]) else {
             throw PushError(.notFound, "There is no push notification record \(id).", context: ["id": String(id)])
         }
         return try NotificationRecord(row: row)

@@ -209,10 +209,12 @@ public actor OutboxSender {
         let owner = Self.owner
         switch answer {
         case .done(let duplicate):
+            let onDelivered = configuration.onDelivered
             try await outbox.database.dbWriter.write { db in
                 try outbox.complete(db, id: id, owner: owner)
                 try outbox.recordExchange(db, .push, at: now)
                 try state.recordSuccess(db, now: now)
+                try onDelivered?(db, entry)
             }
             report.sent += 1
             if duplicate { report.duplicates += 1 }

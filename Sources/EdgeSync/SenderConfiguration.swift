@@ -1,3 +1,6 @@
+import EdgeStore
+import GRDB
+
 /// How the outbox sender behaves (SYN-7, SYN-8). The defaults are the specification's.
 public struct SenderConfiguration: Sendable {
     public var baseURL: String
@@ -17,6 +20,11 @@ public struct SenderConfiguration: Sendable {
     public var requestsPerMinute = 100
     /// Wait before trying again when there is no token for a credential yet.
     public var missingTokenRetrySeconds: Double = 60
+    /// Called inside the transaction that completes a delivered entry, so what it records (RCV-7:
+    /// a confirmed GRN raises a push notification) is durable exactly when the entry is done.
+    /// Throwing rolls the completion back and the entry is sent again (the server's idempotency
+    /// makes that harmless), so it should throw only when the database does.
+    public var onDelivered: (@Sendable (Database, OutboxEntry) throws -> Void)?
 
     public init(baseURL: String, identity: SyncIdentity) {
         self.baseURL = baseURL
