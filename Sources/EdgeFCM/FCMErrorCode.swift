@@ -15,4 +15,6 @@ public enum FCMErrorCode: String, Sendable, Hashable {
     case tokenEndpointFailure
     /// Signing the JWT failed in OpenSSL.
     case signingFailure
+    /// The `push` section of the station configuration has a bad value.
+    case invalidConfiguration
 }

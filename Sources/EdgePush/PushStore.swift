@@ -439,6 +439,25 @@ public struct PushStore: Sendable {
         return counts
     }
 
+    /// Counts and next due times for status displays.
+    public func overview() throws(PushError) -> PushOverview {
+        let counts = try statusCounts()
+        return try read("read the push overview") { db in
+            PushOverview(
+                counts: counts,
+                nextRelease: try Int64.fetchOne(db, sql: "SELECT MIN(held_until) FROM push_notifications WHERE status = 'HELD'"),
+                queuedDigests: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_digests WHERE status = 'QUEUED'") ?? 0,
+                nextDigestAt: try Int64.fetchOne(db, sql: "SELECT MIN(release_at) FROM push_digests WHERE status = 'QUEUED'"),
+                users: try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM (SELECT user_id FROM push_users UNION SELECT user_id FROM push_devices
+                                          UNION SELECT user_id FROM push_notifications)
+                    """) ?? 0,
+                activeDevices: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_devices WHERE retired_at IS NULL") ?? 0,
+                retiredDevices: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_devices WHERE retired_at IS NOT NULL") ?? 0,
+                badgeTotal: try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(pending_approvals + unread), 0) FROM push_badges") ?? 0)
+        }
+    }
+
     // MARK: Helpers
 
     private func write<T>(_ action: String, _ body: (Database) throws -> T) throws(PushError) -> T {

@@ -81,7 +81,7 @@ public struct SyncSettings: Sendable, Hashable, Decodable {
 
     /// `http://` to a loopback host, by the transport's own definition of loopback (checked
     /// again there on curl's parse of the URL).
-    static func isLoopbackHTTP(_ lower: String) -> Bool {
+    public static func isLoopbackHTTP(_ lower: String) -> Bool {
         guard lower.hasPrefix("http://") else { return false }
         let rest = lower.dropFirst("http://".count)
         let host: Substring
