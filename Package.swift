@@ -70,6 +70,7 @@ let package = Package(
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract", "EdgeCapture",
+            "EdgePush", "EdgeFCM",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -113,7 +113,8 @@ final class CurlTransfer: @unchecked Sendable {
         try Curl.setopt(easy, CURLOPT_SSL_VERIFYHOST, 2)
         if let caFile = options.caFile { try Curl.setopt(easy, CURLOPT_CAINFO, caFile) }
         if let pins { try Curl.setopt(easy, CURLOPT_PINNEDPUBLICKEY, pins) }
-        try Curl.setopt(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        let h2c = options.http2PriorKnowledge && target.scheme == "http"
+        try Curl.setopt(easy, CURLOPT_HTTP_VERSION, Int(h2c ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS))
         // Wait for an HTTP/2 connection being set up rather than opening a second one.
         try Curl.setopt(easy, CURLOPT_PIPEWAIT, true)
 

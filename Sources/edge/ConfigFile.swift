@@ -1,4 +1,5 @@
 import EdgeCapture
+import EdgeFCM
 import EdgePayloads
 import EdgeSync
 import FoundationEssentials
@@ -17,6 +18,8 @@ struct ConfigFile {
     let config: PayloadConfig?
     /// The `sync` section; nil when absent.
     var sync: SyncSettings? = nil
+    /// The `push` section; nil when absent.
+    var push: PushSettings? = nil
     /// The `cameras` section (HW-4), validated, by USB vendor:product.
     var cameras: [String: CaptureConfiguration] = [:]
     /// The file read, for messages.
@@ -51,6 +54,15 @@ struct ConfigFile {
         } catch {
             throw ConfigError(code: .invalid, message: "configuration \(path): the sync section is not valid (see models/edge-config.schema.json)", path: path)
         }
+        let push: PushSettings?
+        do {
+            push = try JSONDecoder().decode(PushSection.self, from: data).push
+            try push?.validate()
+        } catch let error as FCMError {
+            throw ConfigError(code: .invalid, message: "configuration \(path): \(error.message)", path: path)
+        } catch {
+            throw ConfigError(code: .invalid, message: "configuration \(path): the push section is not valid (see models/edge-config.schema.json)", path: path)
+        }
         let cameraSettings: [CameraSettings]
         do {
             cameraSettings = try JSONDecoder().decode(CamerasSection.self, from: data).cameras ?? []
@@ -65,7 +77,7 @@ struct ConfigFile {
                 throw ConfigError(code: .invalid, message: "configuration \(path): \(error.message)", path: path)
             }
         }
-        return ConfigFile(config: payloads, sync: sync, cameras: cameras, path: path)
+        return ConfigFile(config: payloads, sync: sync, push: push, cameras: cameras, path: path)
     }
 
     func classifier() -> PayloadClassifier {
@@ -76,6 +88,11 @@ struct ConfigFile {
 /// The part of edge.json the sync core reads.
 private struct SyncSection: Decodable {
     let sync: SyncSettings?
+}
+
+/// The part of edge.json the push relay reads.
+private struct PushSection: Decodable {
+    let push: PushSettings?
 }
 
 /// The part of edge.json the cameras read.

@@ -13,8 +13,13 @@ struct SyncOptions: ParsableArguments {
 
     /// The configuration's sync section, or nil when there is none.
     func settings() throws -> SyncSettings? {
+        try file().sync
+    }
+
+    /// The whole configuration; an error is one line on stderr and exit status 2.
+    func file() throws -> ConfigFile {
         do {
-            return try ConfigFile.load(explicitPath: config).sync
+            return try ConfigFile.load(explicitPath: config)
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)
@@ -22,8 +27,8 @@ struct SyncOptions: ParsableArguments {
     }
 
     /// The settings `edge sync run` needs: a configured backend.
-    func requiredSettings() throws -> SyncSettings {
-        guard let settings = try settings() else {
+    func requiredSettings(_ file: ConfigFile? = nil) throws -> SyncSettings {
+        guard let settings = try (file ?? self.file()).sync else {
             Output.stderr("edge: no sync section in the configuration: set sync.base_url in edge.json (see models/edge-config.schema.json)")
             throw ExitCode(2)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import EdgeContract
+import EdgePush
 import EdgeStore
 import EdgeSync
 import EdgeVault
@@ -41,8 +42,22 @@ struct SyncRunCommand: ParsableCommand {
     }
 
     func runAsync() async throws {
-        let settings = try options.requiredSettings()
+        let file = try options.file()
+        let settings = try options.requiredSettings(file)
         let outbox = try options.openOutbox(settings)
+        // With a push section, pulled notifications and confirmed GRNs feed the relay (PSH-1,
+        // RCV-7) in the same transactions; `edge push run` or the agent sends them.
+        var pushIntake: PushIntake?
+        if let push = file.push {
+            do throws(PushError) {
+                pushIntake = PushIntake(store: try PushStore(database: outbox.database, stationZone: PushOptions.stationZone(push)),
+                                        receivingTeam: push.receivingTeam)
+            } catch {
+                Output.stderr("edge: push.station_zone: \(error.message)")
+                throw ExitCode(2)
+            }
+        }
+        let intake = pushIntake
         let state = SyncState(database: outbox.database)
         let lock: SenderLock
         do {
@@ -71,6 +86,12 @@ struct SyncRunCommand: ParsableCommand {
         let tokens = VaultTokenProvider(vault: vault, stationSecret: settings.tokenSecret)
         var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
         configuration.requestsPerMinute = settings.requestsPerMinute
+        if let intake {
+            configuration.onDelivered = { db, entry in
+                guard entry.kind == OutboxRequestBuilder.grnConfirmKind else { return }
+                try intake.grnConfirmed(db, payload: entry.payload, now: Int64(Date().timeIntervalSince1970))
+            }
+        }
         let sender = OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration)
 
         if watch {
@@ -89,14 +110,27 @@ struct SyncRunCommand: ParsableCommand {
         if !noPull, case .idle = report.outcome {
             let puller = SyncPuller(outbox: outbox, transport: transport, tokens: tokens, baseURL: settings.baseURL, identity: identity)
             do throws(SyncError) {
+                let pushed = Mutex(PushIntakeReport())
                 let pulled = try await puller.pull { db, changes in
                     let now = Date().timeIntervalSince1970
                     for change in changes {
                         try state.storePulledChange(db, id: change.id, stream: change.stream, kind: change.kind,
                                                     payload: try ContractCoding.encode(change.payload), changedAt: change.changedAt, now: now)
                     }
+                    if let report = try intake?.apply(db, changes, now: Int64(now)) {
+                        pushed.withLock { total in
+                            total.notifications += report.notifications
+                            total.badgeEvents += report.badgeEvents
+                            total.refused += report.refused
+                        }
+                    }
                 }
                 Output.stdout("pulled \(pulled.changes) changes in \(pulled.pages) pages")
+                let push = pushed.withLock { $0 }
+                if intake != nil, push != PushIntakeReport() {
+                    Output.stdout("push: \(push.notifications) notifications recorded, \(push.badgeEvents) badge events")
+                    for refusal in push.refused { Output.stderr("edge: pulled change refused by the push relay: \(Output.printable(refusal))") }
+                }
             } catch {
                 Output.stderr("edge: pull failed: \(error.message)")
             }
