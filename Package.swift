@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
-        .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
                                                          "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
