@@ -106,4 +106,49 @@ final class PushSenderTests: XCTestCase {
         XCTAssertEqual(report.failed, 1)
         XCTAssertEqual(try store.notification(id: record.id).reason, "no active device")
     }
+
+    func testManyUsersInOnePassAreSentConcurrentlyAndRecordedOnce() async throws {
+        let harness = try await FCMHarness(self)
+        let (store, directory) = try makePushStore()
+        self.directory = directory
+        let now = Int64(harness.clock.now)
+        for user in 0..<60 { _ = try store.registerDevice(userID: "u\(user)", token: "tok-\(user)", platform: .android, now: now) }
+        let accepted = try store.accept(try (0..<240).map { i in
+            try PushNotification(userID: "u\(i % 60)", type: .deliveryUpdate, priority: .urgent, title: "Delivery \(i)", body: "Dock 1",
+                                 ttlSeconds: 3600, createdAt: now)
+        }, now: now)
+        let clock = harness.clock
+        // 240 messages to 60 devices: 4 each, inside the 240/min per-device limit.
+        let sender = PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, maxInFlight: 32, clock: { clock.now })
+        let report = try await sender.sendDue(limit: 1000)
+        XCTAssertEqual(report.sent, 240)
+        XCTAssertEqual(Set(report.sentNotifications), Set(accepted.map(\.record.id)))
+        XCTAssertEqual(try store.statusCounts()[.sent], 240)
+        let titles = harness.standin.backend.fcm.received.compactMap { $0.message?["notification"]?["title"]?.stringValue }
+        XCTAssertEqual(titles.count, 240)
+        XCTAssertEqual(Set(titles).count, 240, "each message sent exactly once")
+        let again = try await sender.sendDue()
+        XCTAssertEqual(again, PushSendReport())
+    }
+
+    func testRelayWakesForNewWorkAndStopsWhenCancelled() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["phone"])
+        let clock = harness.clock
+        let sender = PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now })
+        // A long poll: only wake() can explain a prompt send.
+        let relay = PushRelay(store: store, sender: sender, pollSeconds: 3600, clock: { clock.now })
+        let task = Task { await relay.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        let record = try urgent(store, harness)
+        relay.wake()
+        var status = NotificationStatus.queued
+        for _ in 0..<200 where status != .sent {
+            try await Task.sleep(for: .milliseconds(25))
+            status = try store.notification(id: record.id).status
+        }
+        XCTAssertEqual(status, .sent)
+        task.cancel()
+        await task.value
+    }
 }
