@@ -76,7 +76,7 @@ let package = Package(
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
         .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",
-                                                           "EdgeStore", "EdgeSync", .product(name: "GRDB", package: "GRDB.swift")],
+                                                           "EdgeStore", "EdgeSync", "EdgePush", "EdgeFCM", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Benchmarks/edge-bench"),
 
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),

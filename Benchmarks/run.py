@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: edge side by side with zbarimg and zxing-cpp, in one run (spec SCN-11, SCN-12).
 
-    python3 Benchmarks/run.py [--quick] [--json FILE] [--photos DIR] [--no-build]
+    python3 Benchmarks/run.py [--quick] [--json FILE] [--photos DIR] [--no-build] [--sections 1,2,...]
 
 It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_SCRATCH, else
 .build), then measures:
@@ -34,6 +34,10 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    sqlite3 (the floor any durable queue on this disk pays), with p50/p99 latency; then the
    drain of all N through the real sender and libcurl to `edge-standin` on 127.0.0.1, without
    the SYN-8 client limit (which would cap it at 100 a minute).
+6. Push relay (issue 6): notifications end to end (intake -> decision -> durable record ->
+   HTTP/2 send -> record updated) through the real relay and libcurl to `edge-standin --http2`
+   (the FCM stand-in, h2c on 127.0.0.1, verifying the OAuth token and every message), paced at
+   5,000/s and then all at once, with p50/p99 latency from intake to the SENT record.
 
 This is a benchmark, not a test: nothing here asserts a timing. Numbers depend on the machine
 and its load; compare ratios from the same run, not absolute times across runs.
@@ -433,6 +437,44 @@ def sync_section(bench, standin_bin, quick):
     return r
 
 
+def push_section(bench, standin_bin, quick):
+    """The push relay end to end against the FCM stand-in (edge-standin --http2, h2c on loopback):
+    intake -> decision -> durable record -> HTTP/2 send -> record updated, paced at RATE/s and
+    then all at once. The stand-in runs on the same 2 cores and verifies every message."""
+    count, rate = (3000, 5000) if quick else (20000, 5000)
+    say(f"\n== 6. Push relay: {count} notifications end to end to the FCM stand-in (HTTP/2), paced at {rate}/s, then all at once ==")
+    tmp = Path(tempfile.mkdtemp(prefix="edge-bench-push-"))
+    account = tmp / "service-account.json"
+    server = subprocess.Popen([str(standin_bin), "--port", "0", "--http2", "--fcm-service-account", str(account)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        port = line.rsplit(":", 1)[-1].strip().rstrip("/") if "127.0.0.1:" in line else None
+        for _ in range(200):
+            if account.exists() and account.stat().st_size > 0:
+                break
+            time.sleep(0.01)
+        if not port or not account.exists():
+            say(f"edge-standin did not start with an FCM service account: {line.strip()}")
+            return None
+        p = run([str(bench), "push", str(count), str(rate), f"http://127.0.0.1:{port}", str(account)])
+        out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+        if p.returncode != 0 or out is None:
+            say(f"edge-bench push failed: {p.stderr.decode(errors='replace').strip()[-300:]}")
+            return None
+        r = json.loads(out)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    say(f"{'':<12}{'offered/s':>11}{'sent':>8}{'end-to-end/s':>14}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for run_ in (r["paced"], r["saturated"]):
+        say(f"{run_['run']:<12}{fmt(run_['offered_per_s'], 0):>11}{run_['sent']:>8}{fmt(run_['end_to_end_per_s'], 0):>14}"
+            f"{fmt(run_['p50_ms'], 1):>9}{fmt(run_['p99_ms'], 1):>9}{fmt(run_['max_ms'], 1):>9}")
+    say(f"{r['users']} users with one device each in 4 zones; failed: {r['failed']}; aim: >= 5,000/s end to end (issue 6)")
+    return r
+
+
 # ---------------------------------------------------------------------------------- main
 # ---------------------------------------------------------------------------------- vault
 def vault_section(bench, quick):
@@ -485,6 +527,7 @@ def main():
     ap.add_argument("--photos", metavar="DIR", default=str(ROOT.parent / "shared" / "data" / "photos"),
                     help="photo set (default: ../shared/data/photos from the package root)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already built")
+    ap.add_argument("--sections", default="1,2,3,4,5,6", help="which sections to run (default: all)")
     args = ap.parse_args()
     missing = [t for t in ("zbarimg", "qrencode", "zint") if not shutil.which(t)]
     if missing:
@@ -501,19 +544,22 @@ def main():
     say(f"edge benchmark{' (--quick: fewer repetitions, rough timings)' if args.quick else ''}: "
         f"{env['machine']} x{env['cpus']}, zbarimg {zbar_version}, zxing-cpp {env['zxing_cpp']}, Pillow {env['pillow']}")
 
-    photos = photos_section(bench, Path(args.photos), args.quick)
-    frames = frames_section(bench, args.quick)
-    process = process_section(edge_bin, args.quick)
-    vault = vault_section(bench, args.quick)
-    sync = sync_section(bench, standin_bin, args.quick)
+    sections = {int(x) for x in args.sections.split(",") if x.strip()}
+    photos = photos_section(bench, Path(args.photos), args.quick) if 1 in sections else None
+    frames = frames_section(bench, args.quick) if 2 in sections else []
+    process = process_section(edge_bin, args.quick) if 3 in sections else []
+    vault = vault_section(bench, args.quick) if 4 in sections else []
+    sync = sync_section(bench, standin_bin, args.quick) if 5 in sections else None
+    push = push_section(bench, standin_bin, args.quick) if 6 in sections else None
 
-    t = photos["total"]
     say("\n== Summary ==")
-    say(f"photos: edge {t['edge']}/{t['tests']}, zbarimg {t['zbarimg']}, zxing-cpp {t['zxing']}, either peer "
-        f"{t['either_peer']} -> edge {'reads MORE than' if t['edge'] > t['either_peer'] else 'does NOT read more than'} "
-        f"both peers together; edge misreads: {len(photos['misreads'])}")
-    say(f"photo decode, median per test: edge {fmt(t['edge_median_ms'])} ms, zxing-cpp {fmt(t['zxing_median_ms'])} ms, "
-        f"ratio {fmt(t['ratio_edge_zxing'])}")
+    if photos:
+        t = photos["total"]
+        say(f"photos: edge {t['edge']}/{t['tests']}, zbarimg {t['zbarimg']}, zxing-cpp {t['zxing']}, either peer "
+            f"{t['either_peer']} -> edge {'reads MORE than' if t['edge'] > t['either_peer'] else 'does NOT read more than'} "
+            f"both peers together; edge misreads: {len(photos['misreads'])}")
+        say(f"photo decode, median per test: edge {fmt(t['edge_median_ms'])} ms, zxing-cpp {fmt(t['zxing_median_ms'])} ms, "
+            f"ratio {fmt(t['ratio_edge_zxing'])}")
     for r in frames:
         if r["formats"] == FRAME_SETS[-1]:
             m = r["edge_one_core"].get("median_ms")
@@ -530,13 +576,17 @@ def main():
         say(f"sync: {fmt(sync['enqueue_per_s'], 0)} durable enqueues/s (p50 {fmt(sync['enqueue_p50_ms'], 3)} ms, p99 "
             f"{fmt(sync['enqueue_p99_ms'], 3)} ms), {fmt(sync['ratio_enqueue_per_s_edge_sqlite'])}x bare sqlite; "
             f"drain {fmt(sync['drain_per_s'], 0)}/s to the stand-in")
+    if push:
+        say(f"push: {fmt(push['saturated']['end_to_end_per_s'], 0)} notifications/s end to end at saturation; at "
+            f"{push['rate']}/s offered: {fmt(push['paced']['end_to_end_per_s'], 0)}/s, p50 {fmt(push['paced']['p50_ms'], 1)} ms, "
+            f"p99 {fmt(push['paced']['p99_ms'], 1)} ms")
     if args.json:
-        summary = dict(photos=t, edge_misreads=len(photos["misreads"]), bar_ms=BAR_MS,
+        summary = dict(photos=photos and photos["total"], edge_misreads=photos and len(photos["misreads"]), bar_ms=BAR_MS,
                        frame_4sym_one_core_ms={r["frame"]: r["edge_one_core"].get("median_ms")
                                                for r in frames if r["formats"] == FRAME_SETS[-1]},
                        process_ratio_edge_zbarimg={p["image"]: p["ratio_edge_zbarimg"] for p in process})
         Path(args.json).write_text(json.dumps(dict(environment=env, summary=summary, photos=photos, frames=frames,
-                                                   process=process, vault=vault, sync=sync),
+                                                   process=process, vault=vault, sync=sync, push=push),
                                               indent=1, ensure_ascii=False))
         say(f"figures written to {args.json}")
 

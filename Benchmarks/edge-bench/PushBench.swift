@@ -1,0 +1,122 @@
+import EdgeFCM
+import EdgePush
+import EdgeStore
+import EdgeSync
+import Foundation
+import Synchronization
+
+/// The push relay's figure (issue 6): notifications per second end to end - intake (a batch of
+/// notifications recorded in one transaction), decision (preferences, quiet hours in the user's
+/// zone), durable record (WAL, synchronous=FULL), HTTP/2 send to the FCM stand-in at `baseURL`
+/// (h2c on loopback, OAuth token from its /token), record updated SENT - with the latency of
+/// each notification from intake to its SENT record.
+///
+/// Two runs on one relay: `paced` offers `rate` notifications a second in batches every 10 ms
+/// (latency at that load), `saturated` offers them all at once (the most it can do).
+func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: String) async throws {
+    let dir = NSTemporaryDirectory() + "edge-bench-push-\(getpid())"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let store = try PushStore(database: try EdgeDatabase(path: dir + "/edge.sqlite"), stationZone: "UTC")
+    let account = try ServiceAccount(json: Array(try Data(contentsOf: URL(fileURLWithPath: serviceAccountPath))))
+
+    // 1,000 users with a phone each, in four zones, quiet hours that do not cover the present
+    // (so the decision is made, and it is "send now").
+    let users = 1000
+    let zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo"]
+    let now = Int64(Date().timeIntervalSince1970)
+    for user in 0..<users {
+        let zone = zones[user % zones.count]
+        let local = try TimeZoneDatabase.system.rules(for: zone).zonedTime(at: now).local
+        let start = try TimeOfDay(hour: (local.hour + 2) % 24), end = try TimeOfDay(hour: (local.hour + 4) % 24)
+        try store.savePreferences(try PushPreferences(userID: "user-\(user)", timeZone: zone, quietHours: QuietHours(start: start, end: end)), now: now)
+        try store.registerDevice(userID: "user-\(user)", token: "bench-device-\(user)-" + String(repeating: "x", count: 140), platform: .android, now: now)
+    }
+
+    var options = TransportOptions(connectTimeout: 5, totalTimeout: 30)
+    options.http2PriorKnowledge = true
+    let transport = try CurlTransport(options: options)
+    defer { transport.shutdown() }
+    let tokens = OAuthTokenSource(account: account, transport: transport)
+    let client = FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport, tokens: tokens)
+    let sender = PushSender(store: store, client: client, projectID: account.projectID)
+    let relay = PushRelay(store: store, sender: sender, pollSeconds: 0.05)
+    _ = try await tokens.accessToken()
+
+    let clock = ContinuousClock()
+    let origin = clock.now
+    @Sendable func seconds() -> Double {
+        let d = clock.now - origin
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    // id → intake time; SENT ids → completion time, filled by the relay's reports.
+    let times = BenchTimes()
+
+    let relayTask = Task {
+        await relay.run(onReport: { report in
+            let at = seconds()
+            times.done.withLock { done in for id in report.sentNotifications { done[id] = at } }
+            if report.failed > 0 { times.failures.withLock { $0 += report.failed } }
+        })
+    }
+    defer { relayTask.cancel() }
+
+    func runOnce(_ label: String, paced: Bool) async throws -> [String: Any] {
+        times.intake.withLock { $0 = [:] }
+        times.done.withLock { $0 = [:] }
+        let batch = paced ? max(1, Int(rate / 100)) : 500
+        let start = seconds()
+        var offered = 0
+        var serial = 0
+        while offered < count {
+            let size = min(batch, count - offered)
+            let notifications = try (0..<size).map { _ in
+                serial += 1
+                return try PushNotification(userID: "user-\(serial % users)", type: serial % 5 == 0 ? .approvalPending : .deliveryUpdate,
+                                            priority: serial % 7 == 0 ? .urgent : .high, title: "Delivery \(serial) at dock \(serial % 8)",
+                                            body: "PO-2026-\(String(format: "%05d", serial % 100000)) received, \(serial % 40 + 1) lines",
+                                            deepLink: "/purchase-orders/PO-2026-\(String(format: "%05d", serial % 100000))",
+                                            ttlSeconds: 3600, createdAt: Int64(Date().timeIntervalSince1970))
+            }
+            let at = seconds()
+            let accepted = try store.accept(notifications, now: Int64(Date().timeIntervalSince1970))
+            times.intake.withLock { times in for a in accepted { times[a.record.id] = at } }
+            relay.wake()
+            offered += size
+            if paced {
+                let due = start + Double(offered) / rate
+                let wait = due - seconds()
+                if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+            }
+        }
+        let intakeSeconds = seconds() - start
+        // Wait for every record to be SENT (or 60 s, then report what was).
+        let deadline = seconds() + 60
+        while times.done.withLock({ $0.count }) < count, seconds() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let intake = times.intake.withLock { $0 }
+        let done = times.done.withLock { $0 }
+        var latencies = done.compactMap { id, at in intake[id].map { (at - $0) * 1000 } }
+        latencies.sort()
+        let last = done.values.max() ?? seconds()
+        func pct(_ p: Int) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * p / 100)] }
+        return [
+            "run": label, "notifications": count, "sent": done.count, "offered_per_s": Double(count) / intakeSeconds,
+            "end_to_end_per_s": Double(done.count) / (last - start), "p50_ms": pct(50), "p99_ms": pct(99), "max_ms": latencies.last ?? 0,
+        ]
+    }
+
+    let paced = try await runOnce("paced", paced: true)
+    let saturated = try await runOnce("saturated", paced: false)
+    print(json(["users": users, "rate": rate, "failed": times.failures.withLock { $0 }, "paced": paced, "saturated": saturated]))
+}
+
+/// What the relay's reports and the intake loop share.
+final class BenchTimes: Sendable {
+    /// Notification id → seconds at intake.
+    let intake = Mutex<[Int64: Double]>([:])
+    /// Notification id → seconds when its SENT record was written.
+    let done = Mutex<[Int64: Double]>([:])
+    let failures = Mutex(0)
+}
