@@ -11,13 +11,13 @@ final class StandinProcess {
     let port: Int
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(token: String) throws {
+    init(token: String, extraArguments: [String] = []) throws {
         let executable = try EdgeProcess.executable().deletingLastPathComponent().appendingPathComponent("edge-standin")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw XCTSkip("edge-standin not built next to the tests")
         }
         process.executableURL = executable
-        process.arguments = ["--port", "0", "--token", token, "--control"]
+        process.arguments = ["--port", "0", "--token", token, "--control"] + extraArguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
