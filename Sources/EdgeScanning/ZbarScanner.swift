@@ -17,6 +17,8 @@ struct ZbarSymbol {
 final class ZbarScanner {
     private let scanner: OpaquePointer
     private let fourccY800: UInt
+    /// The density configured now (0 before the first `setDensity`).
+    private var density: Int32
 
     /// `zbar_image_scanner_create` + `zbar_image_scanner_set_config`: everything off, then only
     /// the requested symbologies on (SCN-3: fewer symbologies must be faster).
@@ -42,8 +44,16 @@ final class ZbarScanner {
             _ = zbar_image_scanner_set_config(s, ZBAR_EAN2, ZBAR_CFG_ENABLE, 1)
             _ = zbar_image_scanner_set_config(s, ZBAR_EAN5, ZBAR_CFG_ENABLE, 1)
         }
-        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
-        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+        self.density = 0
+        setDensity(density)
+    }
+
+    /// ZBAR_CFG_X/Y_DENSITY: scan every `density`-th row and column from the next scan on.
+    func setDensity(_ density: Int32) {
+        guard density != self.density else { return }
+        _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+        self.density = density
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }

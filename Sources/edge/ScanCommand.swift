@@ -10,6 +10,8 @@ import FoundationEssentials
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
+        // Named so help and usage errors say `edge scan` when EdgeCommand.main runs it directly.
+        _superCommandName: "edge",
         abstract: "Decode barcodes in still images or live camera frames and say what they are.",
         discussion: """
         Prints one line per code: file, symbology, text, payload class (and why it is invalid).
