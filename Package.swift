@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.30.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        // Through HummingbirdHTTP2; the FCM stand-in serves HTTP/2 over TLS with it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
@@ -60,6 +62,8 @@ let package = Package(
         .target(name: "EdgeStandin", dependencies: ["EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                    .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                     .product(name: "NIOCore", package: "swift-nio"),
                                                     .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                                     .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -90,7 +94,7 @@ let package = Package(
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
-        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin",
+        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin", "EdgeTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Servers"]),
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),

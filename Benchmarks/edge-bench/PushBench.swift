@@ -8,12 +8,12 @@ import Synchronization
 /// The push relay's figure (issue 6): notifications per second end to end - intake (a batch of
 /// notifications recorded in one transaction), decision (preferences, quiet hours in the user's
 /// zone), durable record (WAL, synchronous=FULL), HTTP/2 send to the FCM stand-in at `baseURL`
-/// (h2c on loopback, OAuth token from its /token), record updated SENT - with the latency of
+/// (HTTP/2 over TLS on loopback, OAuth token from its /token), record updated SENT - with the latency of
 /// each notification from intake to its SENT record.
 ///
 /// Two runs on one relay: `paced` offers `rate` notifications a second in batches every 10 ms
 /// (latency at that load), `saturated` offers them all at once (the most it can do).
-func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: String) async throws {
+func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: String, caFile: String) async throws {
     let dir = NSTemporaryDirectory() + "edge-bench-push-\(getpid())"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -33,8 +33,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
         try store.registerDevice(userID: "user-\(user)", token: "bench-device-\(user)-" + String(repeating: "x", count: 140), platform: .android, now: now)
     }
 
-    var options = TransportOptions(connectTimeout: 5, totalTimeout: 30)
-    options.http2PriorKnowledge = true
+    let options = TransportOptions(connectTimeout: 5, totalTimeout: 30, caFile: caFile)
     let transport = try CurlTransport(options: options)
     defer { transport.shutdown() }
     let tokens = OAuthTokenSource(account: account, transport: transport)

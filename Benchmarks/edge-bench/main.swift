@@ -8,8 +8,8 @@
 //                                          the camera preset (EDGE_FRAME_OPTIONS=still: full plan)
 //   edge-bench sync N BASE_URL TOKEN       N durable enqueues (latency each), then drain them all to
 //                                          the stand-in at BASE_URL through the real sender
-//   edge-bench push N RATE BASE_URL SA     N notifications end to end through the relay to the FCM
-//                                          stand-in at BASE_URL (h2c), paced at RATE/s, then all at once
+//   edge-bench push N RATE BASE_URL SA CA  N notifications end to end through the relay to the FCM
+//                                          stand-in at BASE_URL (HTTPS, CA), paced at RATE/s, then all at once
 import EdgeCrypto
 import EdgeImaging
 import EdgeScanning
@@ -163,12 +163,12 @@ do {
                   tcti: args.count > 4 ? args[4] : "device:/dev/tpmrm0")
     case "sync" where args.count >= 5:
         try await syncBench(count: Int(args[2]) ?? 1000, baseURL: args[3], token: args[4])
-    case "push" where args.count >= 6:
-        try await pushBench(count: Int(args[2]) ?? 10000, rate: Double(args[3]) ?? 5000, baseURL: args[4], serviceAccountPath: args[5])
+    case "push" where args.count >= 7:
+        try await pushBench(count: Int(args[2]) ?? 10000, rate: Double(args[3]) ?? 5000, baseURL: args[4], serviceAccountPath: args[5], caFile: args[6])
     case "frame" where args.count >= 4:
         try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
     default:
-        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT\n".utf8))
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT CA_FILE\n".utf8))
         exit(64)
     }
 } catch {

@@ -28,6 +28,52 @@ public final class RSAPrivateKey: @unchecked Sendable, CustomStringConvertible {
         try self.init(pem: SecureBytes(pem))
     }
 
+    private init(owning key: OpaquePointer) {
+        self.key = key
+        bits = Int(EVP_PKEY_get_bits(key))
+    }
+
+    /// A new key of `bits` bits from OpenSSL's CSPRNG (EVP_PKEY_keygen; EVP_RSA_gen is a
+    /// variadic macro), e.g. for a stand-in's demo service account.
+    public static func generate(bits: Int = 2048) throws(CryptoError) -> RSAPrivateKey {
+        guard bits >= Int(PEMKeyReader.minimumBits), bits <= 8192 else {
+            throw CryptoError(.invalidKey, "RSA keys are generated with 2048 to 8192 bits.", context: ["bits": String(bits)])
+        }
+        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil), "EVP_PKEY_CTX_new_id", "could not create a key generation context")
+        defer { EVP_PKEY_CTX_free(context) }
+        try OpenSSL.check(EVP_PKEY_keygen_init(context), "EVP_PKEY_keygen_init", "could not start RSA key generation")
+        try OpenSSL.check(EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)), "EVP_PKEY_CTX_set_rsa_keygen_bits", "could not set the RSA key size")
+        var key: OpaquePointer?
+        try OpenSSL.check(EVP_PKEY_keygen(context, &key), "EVP_PKEY_keygen", "RSA key generation failed")
+        return RSAPrivateKey(owning: try OpenSSL.nonNull(key, "EVP_PKEY_keygen", "RSA key generation returned no key"))
+    }
+
+    /// The key as unencrypted PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----"), as a service account
+    /// file holds it (PEM_write_bio_PrivateKey).
+    public func pkcs8PEM() throws(CryptoError) -> SecureBytes {
+        var bytes = try Self.pem("PEM_write_bio_PrivateKey", secret: true) { bio in PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) }
+        defer { for index in bytes.indices { bytes[index] = 0 } }
+        return SecureBytes(bytes)
+    }
+
+    /// The public half as SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----", PEM_write_bio_PUBKEY).
+    public func publicKeyPEM() throws(CryptoError) -> [UInt8] {
+        try Self.pem("PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, key) }
+    }
+
+    /// Runs a PEM writer on a memory BIO and returns what it wrote. A `secret` goes through
+    /// BIO_s_secmem, whose buffer OpenSSL clears when the BIO is freed.
+    private static func pem(_ function: StaticString, secret: Bool = false, _ write: (OpaquePointer) -> Int32) throws(CryptoError) -> [UInt8] {
+        let bio = try OpenSSL.nonNull(BIO_new(secret ? BIO_s_secmem() : BIO_s_mem()), "BIO_new", "could not create a memory BIO")
+        defer { BIO_free(bio) }
+        try OpenSSL.check(write(bio), function, "could not write the key as PEM")
+        let pending = Int(BIO_ctrl_pending(bio))
+        var out = [UInt8](repeating: 0, count: pending)
+        let read = out.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32(pending)) }
+        guard read == Int32(pending) else { throw OpenSSL.failure("BIO_read", "could not read the PEM back") }
+        return out
+    }
+
     deinit { EVP_PKEY_free(key) }
 
     /// The RS256 signature of `message` (hashed here with SHA-256): `bits / 8` bytes.

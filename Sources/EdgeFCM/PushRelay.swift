@@ -44,6 +44,7 @@ public actor PushRelay {
             total.retired += report.retired
             total.sentNotifications += report.sentNotifications
             total.authenticationError = report.authenticationError ?? total.authenticationError
+            total.deferredReasons.merge(report.deferredReasons, uniquingKeysWith: +)
             if report.sent + report.failed < batch { break }
         }
         if now - lastPurge >= 3600 {

@@ -14,6 +14,9 @@ public struct PushSendReport: Sendable, Hashable {
     public var retired: [RetiredToken] = []
     /// Ids of the notifications (not digests) marked SENT, for latency figures.
     public var sentNotifications: [Int64] = []
+    /// Why sends were deferred this pass, by reason (FCM's code, `TRANSPORT_...`, a limit), so
+    /// an operator sees what sending waits for.
+    public var deferredReasons: [String: Int] = [:]
     /// Why no access token could be had, when that held sends back (PSH-8: a clock or
     /// configuration error for the operator).
     public var authenticationError: String?

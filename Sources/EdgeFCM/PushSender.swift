@@ -72,6 +72,7 @@ public actor PushSender {
             for device in dispatch.devices {
                 guard await allow(device.token) else {
                     state.retryAfter = min(state.retryAfter ?? 1, 1)
+                    report.deferredReasons["PER_DEVICE_LIMIT", default: 0] += 1
                     continue
                 }
                 do {
@@ -94,8 +95,9 @@ public actor PushSender {
                 state.reasons.append(reason)
             case .failed(let reason):
                 state.reasons.append(reason)
-            case .retry(let after, _):
+            case .retry(let after, let reason):
                 state.retryAfter = min(state.retryAfter ?? after, after)
+                report.deferredReasons[reason, default: 0] += 1
             case .unauthenticated(let error):
                 // The service account or the clock is wrong: every message would fail alike, so
                 // nothing is marked failed; the operator sees the error in the log and status.

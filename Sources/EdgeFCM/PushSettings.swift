@@ -4,8 +4,8 @@ import FoundationEssentials
 /// The `push` section of the station configuration (models/edge-config.schema.json).
 ///
 /// Decisions: the endpoint defaults to real FCM; plain `http://` is accepted for loopback only
-/// (the stand-in) and is then spoken as HTTP/2 with prior knowledge, as FCM is HTTP/2; the
-/// project is the service account's own `project_id` unless `project_id` names another; the
+/// (a stand-in without TLS, spoken as HTTP/1.1; `https://127.0.0.1` with `ca_file` gives the
+/// stand-in's HTTP/2); the project is the service account's own `project_id` unless `project_id` names another; the
 /// request timeout cannot go under PSH-9's 10 s.
 public struct PushSettings: Sendable, Hashable, Decodable {
     public static let defaultServiceAccountSecret = "push.service-account"
@@ -57,7 +57,7 @@ public struct PushSettings: Sendable, Hashable, Decodable {
             FCMError(.invalidConfiguration, "push.\(key) \(why)", context: ["key": "push." + key])
         }
         let lower = endpoint.lowercased()
-        guard lower.hasPrefix("https://") || isLoopbackHTTP else {
+        guard lower.hasPrefix("https://") || SyncSettings.isLoopbackHTTP(lower) else {
             throw invalid("endpoint", "must be an https:// URL (plain http only to 127.0.0.1, ::1 or localhost)")
         }
         guard !endpoint.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }), !endpoint.hasSuffix("/") else {
@@ -75,6 +75,4 @@ public struct PushSettings: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Plain http to loopback: the stand-in, spoken as h2c with prior knowledge.
-    public var isLoopbackHTTP: Bool { SyncSettings.isLoopbackHTTP(endpoint.lowercased()) }
 }

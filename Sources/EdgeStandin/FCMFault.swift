@@ -18,6 +18,12 @@ public struct FCMFault: Sendable, Hashable {
         case badGatewayHTML
         /// 401 UNAUTHENTICATED even with a token the stand-in issued.
         case unauthenticated
+        /// The message is accepted, then the connection is closed gracefully: GOAWAY on HTTP/2
+        /// (streams already open finish, new ones need a new connection), like a front end
+        /// being drained (PSH-10).
+        case goAway
+        /// The message is accepted after `seconds`.
+        case slow(seconds: Double)
     }
 
     public var kind: Kind

@@ -13,6 +13,11 @@ public final class FCMStandin: Sendable {
         var received: [FCMReceivedMessage] = []
         var tokenRequests = 0
         var accepted = 0
+        /// Requests being answered now, and the most at once, per connection.
+        var open: [Int: Int] = [:]
+        var mostOpen: [Int: Int] = [:]
+        /// Connections numbered 1, 2, ... in the order they were first seen.
+        var connections: [ObjectIdentifier: Int] = [:]
     }
 
     let state = Mutex(State())
@@ -24,12 +29,52 @@ public final class FCMStandin: Sendable {
         state.withLock { $0.faults.append(fault) }
     }
 
+    /// The faults in force, in order.
+    public var faults: [FCMFault] { state.withLock { $0.faults } }
+
     public func clearFaults() {
         state.withLock { $0.faults = [] }
     }
 
     /// Every message received, in order.
     public var received: [FCMReceivedMessage] { state.withLock { $0.received } }
+
+    /// The most requests answered at once on one connection (HTTP/2: concurrent streams), per
+    /// connection seen.
+    public var mostConcurrentStreams: [Int: Int] { state.withLock { $0.mostOpen } }
+
+    /// A small stable number for a connection, for records and tests.
+    func number(of connection: ObjectIdentifier) -> Int {
+        state.withLock { state in
+            if let known = state.connections[connection] { return known }
+            let next = state.connections.count + 1
+            state.connections[connection] = next
+            return next
+        }
+    }
+
+    func streamOpened(on connection: Int) {
+        state.withLock { state in
+            let now = state.open[connection, default: 0] + 1
+            state.open[connection] = now
+            state.mostOpen[connection] = max(state.mostOpen[connection] ?? 0, now)
+        }
+    }
+
+    func streamClosed(on connection: Int) {
+        state.withLock { state in
+            let now = (state.open[connection] ?? 1) - 1
+            state.open[connection] = now > 0 ? now : nil
+        }
+    }
+
+    /// Forgets the messages received and the stream counts (control API DELETE).
+    public func clearReceived() {
+        state.withLock { state in
+            state.received = []
+            state.mostOpen = [:]
+        }
+    }
 
     /// Requests to `/token`, answered or refused.
     public var tokenRequests: Int { state.withLock { $0.tokenRequests } }

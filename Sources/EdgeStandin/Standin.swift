@@ -40,8 +40,8 @@ public final class Standin: Sendable {
     /// The bound port while running.
     public var port: Int? { running.withLock { $0?.port } }
 
-    /// `http://127.0.0.1:PORT` while running.
-    public var baseURL: String? { port.map { "http://\(StandinConfiguration.loopbackHost):\($0)" } }
+    /// `http://127.0.0.1:PORT` (`https://` with TLS) while running.
+    public var baseURL: String? { port.map { "\(configuration.scheme)://\(StandinConfiguration.loopbackHost):\($0)" } }
 
     /// Starts serving on 127.0.0.1:`port` (0: a free port) and returns the bound port once the
     /// server listens. Throws for a non-loopback host, a port in use, or a second start.

@@ -1,7 +1,9 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Builds the stand-in as a Hummingbird application bound to 127.0.0.1 (only), for the executable
 /// (`runService()`) and for `Standin` (in process). `onServerRunning` gets the bound port, which is
@@ -27,10 +29,28 @@ public func buildStandinApplication(
     logger.logLevel = configuration.logLevel
     let injector = backend.faults
     let journal = backend.journal
+    let channel = HTTP1Channel.Configuration(additionalChannelHandlers: [FaultChannelHandler(injector: injector, journal: journal)])
+    let server: HTTPServerBuilder
+    if let tls = configuration.tls {
+        let certificates: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(tls.certificateChain)
+            key = try NIOSSLPrivateKey(file: tls.privateKey, format: .pem)
+        } catch {
+            throw StandinError(.startFailed, "The TLS certificate or key cannot be read: \(error)",
+                               context: ["certificate": tls.certificateChain, "key": tls.privateKey])
+        }
+        // ALPN offers h2 and http/1.1: HTTP/2 for the FCM stand-in, either for the rest.
+        let tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: certificates.map { .certificate($0) },
+                                                                        privateKey: .privateKey(key))
+        server = try .http2Upgrade(tlsConfiguration: tlsConfiguration, configuration: HTTP2ChannelConfiguration(streamConfiguration: channel))
+    } else {
+        server = .http1(configuration: channel)
+    }
     return Application(
         responder: StandinResponder(backend: backend),
-        server: .http1(configuration: HTTP1Channel.Configuration(
-            additionalChannelHandlers: [FaultChannelHandler(injector: injector, journal: journal)])),
+        server: server,
         configuration: ApplicationConfiguration(
             address: .hostname(StandinConfiguration.loopbackHost, port: port), serverName: "edge-standin"),
         onServerRunning: { channel in

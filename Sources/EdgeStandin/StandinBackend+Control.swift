@@ -39,6 +39,24 @@ extension StandinBackend {
             return .json(200, state.withLock { state in
                 appendChange(stream: body.stream, kind: body.kind, payload: body.payload, changedAt: body.changedAt, id: body.id, in: &state)
             })
+        case ("GET", StandinControlPath.fcmFaults):
+            return .json(200, fcm.faults)
+        case ("POST", StandinControlPath.fcmFaults):
+            let json = try requestJSON(request)
+            if json["kind"] != nil {
+                fcm.add(try decodeBody(FCMFault.self, request))
+            } else {
+                for fault in try decodeBody(FCMFaultList.self, request).faults { fcm.add(fault) }
+            }
+            return .json(200, fcm.faults)
+        case ("DELETE", StandinControlPath.fcmFaults):
+            fcm.clearFaults()
+            return .json(200, fcm.faults)
+        case ("GET", StandinControlPath.fcmMessages):
+            return .json(200, fcm.received)
+        case ("DELETE", StandinControlPath.fcmMessages):
+            fcm.clearReceived()
+            return .json(200, [FCMReceivedMessage]())
         case ("POST", StandinControlPath.approve):
             let body = try decodeBody(ApproveRequest.self, request)
             guard let status = approveStudyStart(enrollmentID: body.enrollmentID) else {

@@ -29,7 +29,7 @@ extension StandinBackend {
             return Self.oauthError("unsupported_grant_type")
         }
         let host = request.header("host") ?? ""
-        guard verifyAssertion(assertion, publicKeyPEM: publicKeyPEM, audience: "http://" + host + FCMStandin.tokenPath) else {
+        guard verifyAssertion(assertion, publicKeyPEM: publicKeyPEM, audience: configuration.scheme + "://" + host + FCMStandin.tokenPath) else {
             return Self.oauthError("invalid_grant")
         }
         let token = Self.newToken(prefix: "ya29.standin-")
@@ -69,7 +69,7 @@ extension StandinBackend {
         func answer(_ reply: StandinReply, error: String?) -> StandinReply {
             fcm.state.withLock { state in
                 state.received.append(FCMReceivedMessage(projectID: projectID, message: message, bodyBytes: request.body.count,
-                                                         status: reply.status, error: error))
+                                                         status: reply.status, error: error, connection: request.connection))
             }
             return reply
         }
@@ -81,18 +81,25 @@ extension StandinBackend {
         }
         let token = message?["token"]?.stringValue
         let fault = fcm.state.withLock { fcm.takeFault(token: token, in: &$0) }
-        if let fault {
-            let reply = Self.reply(for: fault.kind)
-            return answer(reply.reply, error: reply.error)
+        if let fault, let refusal = Self.refusal(for: fault.kind) {
+            return answer(refusal.reply, error: refusal.error)
         }
         let number = fcm.state.withLock { state -> Int in
             state.accepted += 1
             return state.accepted
         }
-        return answer(.json(200, JSONValue.object(["name": .string("projects/\(projectID)/messages/0:\(1_700_000_000_000 + number)%standin")])), error: nil)
+        var reply = StandinReply.json(200, JSONValue.object(["name": .string("projects/\(projectID)/messages/0:\(1_700_000_000_000 + number)%standin")]))
+        switch fault?.kind {
+        case .goAway?: reply.closeConnection = true
+        case .slow(let seconds)?: reply.delay = seconds
+        default: break
+        }
+        return answer(reply, error: nil)
     }
 
-    private static func reply(for kind: FCMFault.Kind) -> (reply: StandinReply, error: String) {
+    /// FCM's answer refusing a message for `kind`; nil for the faults that accept it and change
+    /// only how it is answered (goaway, slow).
+    private static func refusal(for kind: FCMFault.Kind) -> (reply: StandinReply, error: String)? {
         switch kind {
         case .unregistered:
             return (fcmError(404, "NOT_FOUND", "Requested entity was not found.", errorCode: "UNREGISTERED"), "UNREGISTERED")
@@ -114,6 +121,8 @@ extension StandinBackend {
             return (StandinReply(status: 502, headers: [("Content-Type", "text/html; charset=UTF-8")], body: Array(html.utf8)), "BAD_GATEWAY")
         case .unauthenticated:
             return (fcmError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.", errorCode: nil), "UNAUTHENTICATED")
+        case .goAway, .slow:
+            return nil
         }
     }
 

@@ -29,8 +29,19 @@ public struct StandinConfiguration: Sendable {
     public var fcmClientEmail: String?
     /// Lifetime of the access tokens `/token` issues.
     public var fcmTokenLifetime: Int
+    /// Serve HTTPS with this certificate chain and key (PEM files), HTTP/2 or HTTP/1.1 by ALPN,
+    /// as FCM speaks HTTP/2 over TLS (`--tls-cert`, `--tls-key`); nil: plain HTTP/1.1.
+    ///
+    /// Decision: no h2c (HTTP/2 without TLS): Debian 12's libcurl 7.88 fails every request that
+    /// reuses a prior-knowledge h2c connection ("Error in the HTTP2 framing layer", curl issue
+    /// 10634, fixed in 8.0), so only TLS gives the agent real HTTP/2 multiplexing here. The
+    /// FaultInjector's faults act on streams, not connections, over HTTP/2.
+    public var tls: StandinTLS?
 
     public static let loopbackHost = "127.0.0.1"
+
+    /// `https` with TLS, else `http`.
+    public var scheme: String { tls == nil ? "http" : "https" }
 
     public init(
         host: String = StandinConfiguration.loopbackHost,
@@ -42,8 +53,10 @@ public struct StandinConfiguration: Sendable {
         logLevel: Logger.Level = .warning,
         fcmPublicKeyPEM: [UInt8]? = nil,
         fcmClientEmail: String? = nil,
-        fcmTokenLifetime: Int = 3600
+        fcmTokenLifetime: Int = 3600,
+        tls: StandinTLS? = nil
     ) {
+        self.tls = tls
         self.fcmPublicKeyPEM = fcmPublicKeyPEM
         self.fcmClientEmail = fcmClientEmail
         self.fcmTokenLifetime = fcmTokenLifetime

@@ -13,4 +13,9 @@ public enum StandinControlPath {
     public static let changes = "/_standin/changes"
     /// POST `{"enrollment_id"}`: the investigator approves Study Start (ENR-13).
     public static let approve = "/_standin/approve"
+    /// The FCM stand-in's faults (see `FCMFault`'s Codable shape): GET those in force, POST one
+    /// fault or `{"faults": [...]}` to add, DELETE to clear.
+    public static let fcmFaults = "/_standin/fcm/faults"
+    /// GET the FCM messages received (accepted or refused), DELETE to forget them.
+    public static let fcmMessages = "/_standin/fcm/messages"
 }

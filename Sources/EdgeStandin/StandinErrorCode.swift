@@ -6,4 +6,6 @@ public enum StandinErrorCode: String, Sendable, Hashable {
     case alreadyStarted = "ALREADY_STARTED"
     /// The server stopped before it reported its port (bind failure, port in use).
     case startFailed = "START_FAILED"
+    /// The `--fcm-service-account` file cannot be read, parsed or written.
+    case serviceAccount = "SERVICE_ACCOUNT"
 }

@@ -6,6 +6,11 @@ public struct StandinReply: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// Seconds to wait before answering (the FCM stand-in's `slow` fault).
+    public var delay: Double?
+    /// After this answer the connection goes away gracefully: GOAWAY on HTTP/2, `Connection:
+    /// close` on HTTP/1.1 (the FCM stand-in's `goaway` fault).
+    public var closeConnection = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

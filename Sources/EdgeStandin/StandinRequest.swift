@@ -8,8 +8,12 @@ public struct StandinRequest: Sendable, Hashable {
     /// Names lower-cased; repeated fields joined with ", ".
     public var headers: [String: String]
     public var body: [UInt8]
+    /// Which TCP connection it came on (0 when driven without HTTP): HTTP/2 streams of one
+    /// connection share it, so tests can count connections (PSH-10).
+    public var connection: Int
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
+                connection: Int = 0) {
         self.method = method.uppercased()
         self.path = path
         self.query = query
@@ -17,6 +21,7 @@ public struct StandinRequest: Sendable, Hashable {
         for (name, value) in headers { lowered[name.lowercased()] = value }
         self.headers = lowered
         self.body = body
+        self.connection = connection
     }
 
     public func header(_ name: String) -> String? {

@@ -40,11 +40,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let state = Locked(State())
     private let thread = Locked<pthread_t?>(nil)
 
-    init(maxConnectionsPerHost: Int) throws(TransportError) {
+    init(maxConnectionsPerHost: Int, maxConcurrentStreams: Int) throws(TransportError) {
         multi = try Curl.multiInit()
         do {
             try Curl.multiSetopt(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
             try Curl.multiSetopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+            try Curl.multiSetopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maxConcurrentStreams)
             try start()
         } catch {
             Curl.multiCleanup(multi)

@@ -113,8 +113,9 @@ final class CurlTransfer: @unchecked Sendable {
         try Curl.setopt(easy, CURLOPT_SSL_VERIFYHOST, 2)
         if let caFile = options.caFile { try Curl.setopt(easy, CURLOPT_CAINFO, caFile) }
         if let pins { try Curl.setopt(easy, CURLOPT_PINNEDPUBLICKEY, pins) }
-        let h2c = options.http2PriorKnowledge && target.scheme == "http"
-        try Curl.setopt(easy, CURLOPT_HTTP_VERSION, Int(h2c ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS))
+        // Decision: no h2c. Debian 12's libcurl 7.88 fails requests that reuse a prior-knowledge
+        // h2c connection (curl issue 10634), so plain http (loopback only) stays HTTP/1.1.
+        try Curl.setopt(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Wait for an HTTP/2 connection being set up rather than opening a second one.
         try Curl.setopt(easy, CURLOPT_PIPEWAIT, true)
 

@@ -21,7 +21,7 @@ public final class CurlTransport: Sendable {
         try Curl.initializeGlobally()
         self.options = options
         pins = options.pinnedPublicKeys.isEmpty ? nil : options.pinnedPublicKeys.joined(separator: ";")
-        loop = try CurlMultiLoop(maxConnectionsPerHost: options.maxConnectionsPerHost)
+        loop = try CurlMultiLoop(maxConnectionsPerHost: options.maxConnectionsPerHost, maxConcurrentStreams: options.maxConcurrentStreams)
     }
 
     deinit {
@@ -63,6 +63,9 @@ public final class CurlTransport: Sendable {
             }
         }
         guard options.maxResponseBytes > 0 else { throw invalid("The response size limit must be positive.", "maxResponseBytes") }
+        guard (1...100).contains(options.maxConcurrentStreams) else {
+            throw invalid("HTTP/2 streams per connection must be 1 to 100 (PSH-10).", "maxConcurrentStreams")
+        }
         guard options.maxConnectionsPerHost > 0 else {
             throw invalid("At least one connection per host must be allowed.", "maxConnectionsPerHost")
         }

@@ -23,10 +23,10 @@ public struct TransportOptions: Sendable, Hashable {
     public var maxConnectionsPerHost: Int
     /// The User-Agent header sent when the request has none.
     public var userAgent: String
-    /// Speak HTTP/2 without negotiation (h2c, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) on plain
-    /// `http://` URLs, which are loopback only: the FCM stand-in is HTTP/2 like FCM. https
-    /// always negotiates HTTP/2 by ALPN.
-    public var http2PriorKnowledge = false
+    /// HTTP/2 streams open at once on one connection (CURLMOPT_MAX_CONCURRENT_STREAMS), 1...100:
+    /// PSH-10 allows 100; more requests wait, or open another connection up to
+    /// `maxConnectionsPerHost`.
+    public var maxConcurrentStreams = 100
 
     public init(connectTimeout: Double = 10, totalTimeout: Double = 30, pinnedPublicKeys: [String] = [],
                 caFile: String? = nil, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 4,

@@ -5,8 +5,8 @@ import EdgePush
 import EdgeSync
 import EdgeVault
 
-/// The relay's way out: the service account from the vault (PSH-8), a libcurl transport (HTTP/2,
-/// h2c with prior knowledge to a loopback stand-in) and the FCM client, sender and relay loop.
+/// The relay's way out: the service account from the vault (PSH-8), a libcurl transport (HTTP/2
+/// over TLS, multiplexed) and the FCM client, sender and relay loop.
 struct PushConnection {
     let transport: CurlTransport
     let sender: PushSender
@@ -29,9 +29,8 @@ struct PushConnection {
             Output.stderr("edge: vault secret \(settings.serviceAccountSecret): \(error.message)")
             throw ExitCode(2)
         }
-        var options = TransportOptions(connectTimeout: 10, totalTimeout: settings.requestTimeout, caFile: settings.caFile,
+        let options = TransportOptions(connectTimeout: 10, totalTimeout: settings.requestTimeout, caFile: settings.caFile,
                                        userAgent: "edge/" + EdgeVersion.current)
-        options.http2PriorKnowledge = settings.isLoopbackHTTP
         let transport: CurlTransport
         do {
             transport = try CurlTransport(options: options)
@@ -48,7 +47,11 @@ struct PushConnection {
 
     /// One line for a pass's report.
     static func summary(_ report: PushSendReport) -> String {
-        var line = "sent \(report.sent), failed \(report.failed), waiting to retry \(report.deferred), device tokens retired \(report.prunedTokens)"
+        var line = "sent \(report.sent), failed \(report.failed), waiting to retry \(report.deferred)"
+        if !report.deferredReasons.isEmpty {
+            line += " (" + report.deferredReasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        line += ", device tokens retired \(report.prunedTokens)"
         if let error = report.authenticationError { line += "; NOT AUTHENTICATED: \(Output.printable(error))" }
         return line
     }

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 @testable import EdgeSync

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 
 /// `Servers/test_server.py` as a subprocess on 127.0.0.1 and an ephemeral port (it prints the

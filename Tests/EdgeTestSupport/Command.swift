@@ -1,9 +1,14 @@
 import Foundation
 
 /// Runs a program (looked up on PATH) and returns its stdout; throws with its stderr on failure.
-enum Command {
+public enum Command {
+    /// A program that exited non-zero, with its stderr.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     @discardableResult
-    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Data {
+    public static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -21,19 +26,19 @@ enum Command {
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestServer.Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+            throw Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
         }
         return output
     }
 
     /// `run` through `sh -c`, for pipelines.
-    static func shell(_ script: String, in directory: URL? = nil) throws -> String {
+    public static func shell(_ script: String, in directory: URL? = nil) throws -> String {
         String(decoding: try run(["sh", "-c", script], in: directory), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Whether `program` is on PATH.
-    static func exists(_ program: String) -> Bool {
+    public static func exists(_ program: String) -> Bool {
         (try? run(["sh", "-c", "command -v \(program)"])) != nil
     }
 }

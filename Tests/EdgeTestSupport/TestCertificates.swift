@@ -3,16 +3,16 @@ import Foundation
 /// A throw-away test CA and a server certificate it signed for 127.0.0.1 and localhost, made
 /// with the `openssl` CLI in a temporary directory (removed on deinit). `pin` is the server
 /// key's SPKI pin in CURLOPT_PINNEDPUBLICKEY form, computed the way an operator would.
-final class TestCertificates {
-    let directory: URL
-    var caCertificate: String { directory.appendingPathComponent("ca.pem").path }
-    var serverCertificate: String { directory.appendingPathComponent("server.pem").path }
-    var serverKey: String { directory.appendingPathComponent("server.key").path }
-    let pin: String
+public final class TestCertificates {
+    public let directory: URL
+    public var caCertificate: String { directory.appendingPathComponent("ca.pem").path }
+    public var serverCertificate: String { directory.appendingPathComponent("server.pem").path }
+    public var serverKey: String { directory.appendingPathComponent("server.key").path }
+    public let pin: String
     /// A well-formed pin of another key (the CA's), which the server never presents.
-    let otherPin: String
+    public let otherPin: String
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try """
