@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -130,5 +131,49 @@ final class PushCommandTests: XCTestCase {
         let counts = try XCTUnwrap(document["counts"] as? [String: Int])
         XCTAssertEqual((counts["QUEUED"] ?? 0) + (counts["HELD"] ?? 0), 2, status.stdout)
         XCTAssertEqual(try edge(["push", "badge", "buyer"], config: config).stdout, "1\n")
+    }
+
+    func testSendReachesTheFCMStandinOverHTTP2WithTheServiceAccountFromTheVault() throws {
+        let certificates = try TestCertificates()
+        let account = directory.appendingPathComponent("sa.json").path
+        let standin = try StandinProcess(token: "unused", extraArguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey,
+                                                                           "--fcm-service-account", account])
+        let config = directory.appendingPathComponent("edge.json").path
+        try Data(#"{"push": {"endpoint": "\#(standin.baseURL)", "ca_file": "\#(certificates.caCertificate)", "station_zone": "UTC"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        // The stand-in writes the account once it listens.
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: account) { Thread.sleep(forTimeInterval: 0.02) }
+        let key = try String(contentsOfFile: account, encoding: .utf8)
+        XCTAssertEqual(try EdgeProcess.run(["vault", "put", "push.service-account"] + vault, input: Data(key.utf8)).status, 0)
+        XCTAssertEqual(try edge(["push", "devices", "ana", "--add", "android"], input: "fcm-registration-token-ana", config: config).status, 0)
+
+        let sent = try edge(["push", "send", "--user", "ana", "--type", "APPROVAL_PENDING", "--priority", "high", "--title", "Approval needed: PO-2026-00077",
+                             "--link", "/approvals/77"] + vault, config: config)
+        XCTAssertEqual(sent.status, 0, sent.stdout + sent.stderr)
+        XCTAssertTrue(sent.stdout.contains("sent 1, failed 0, waiting to retry 0"), sent.stdout)
+        XCTAssertTrue(sent.stdout.hasSuffix("notification 1: SENT\n"), sent.stdout)
+
+        // A dead token: FCM says UNREGISTERED, the device is retired, the notification fails.
+        try curl(standin, certificates, "POST", "/_standin/fcm/faults", #"{"kind": "unregistered", "token": "fcm-registration-token-ana"}"#)
+        let dead = try edge(["push", "send", "--user", "ana", "--type", "KPI_ALERT", "--priority", "urgent", "--title", "Dock 3 below target"] + vault, config: config)
+        XCTAssertEqual(dead.status, 1)
+        XCTAssertTrue(dead.stdout.contains("device tokens retired 1"), dead.stdout)
+        XCTAssertEqual(try edge(["push", "devices", "ana", "--json"], config: config).stdout, "[]\n")
+
+        let received = try JSONSerialization.jsonObject(with: try curl(standin, certificates, "GET", "/_standin/fcm/messages")) as? [[String: Any]]
+        XCTAssertEqual(received?.count, 2)
+        let first = received?.first?["message"] as? [String: Any]
+        XCTAssertEqual(first?["token"] as? String, "fcm-registration-token-ana")
+        XCTAssertEqual((first?["data"] as? [String: String])?["deep_link"], "/approvals/77")
+        // The key never reaches output.
+        XCTAssertFalse((sent.stdout + sent.stderr + dead.stdout + dead.stderr).contains("PRIVATE KEY"))
+    }
+
+    /// A control call with the curl CLI (the stand-in is HTTPS with the test CA).
+    @discardableResult
+    private func curl(_ standin: StandinProcess, _ certificates: TestCertificates, _ method: String, _ path: String, _ json: String? = nil) throws -> Data {
+        var arguments = ["curl", "-sf", "--cacert", certificates.caCertificate, "-X", method, standin.baseURL + path]
+        if let json { arguments += ["-H", "Content-Type: application/json", "-d", json] }
+        return try Command.run(arguments)
     }
 }

@@ -9,7 +9,8 @@ import XCTest
 final class StandinProcess {
     let process = Process()
     let port: Int
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    let scheme: String
+    var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     init(token: String, extraArguments: [String] = []) throws {
         let executable = try EdgeProcess.executable().deletingLastPathComponent().appendingPathComponent("edge-standin")
@@ -31,7 +32,7 @@ final class StandinProcess {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
-            if let range = seen.range(of: #"http://127\.0\.0\.1:([0-9]+)"#, options: .regularExpression) {
+            if let range = seen.range(of: #"https?://127\.0\.0\.1:([0-9]+)"#, options: .regularExpression) {
                 found = Int(seen[range].split(separator: ":").last ?? "")
             }
         }
@@ -40,6 +41,7 @@ final class StandinProcess {
             throw XCTSkip("edge-standin did not report its port: \(seen)")
         }
         port = found
+        scheme = extraArguments.contains("--tls-cert") ? "https" : "http"
         // Keep draining stdout so the stand-in never blocks on a full pipe.
         handle.readabilityHandler = { $0.availableData.isEmpty ? ($0.readabilityHandler = nil) : () }
     }

@@ -29,16 +29,21 @@ final class FCMHarness {
     let clock = TestClock()
     let tool: OpenSSLTool
     let keyPair: (privatePEM: [UInt8], publicPEM: [UInt8])
+    /// With `tls`, the stand-in serves HTTPS and HTTP/2 (ALPN), as FCM does.
+    let certificates: TestCertificates?
 
-    init(_ testCase: XCTestCase, tokenLifetime: Int = 3600) async throws {
+    init(_ testCase: XCTestCase, tokenLifetime: Int = 3600, tls: Bool = false) async throws {
         tool = try OpenSSLTool()
         keyPair = try tool.generateKeyPair()
-        standin = Standin(configuration: StandinConfiguration(fcmPublicKeyPEM: keyPair.publicPEM, fcmClientEmail: Self.clientEmail,
-                                                              fcmTokenLifetime: tokenLifetime))
-        let port = try await standin.start()
-        baseURL = "http://127.0.0.1:\(port)"
+        let certificates = tls ? try TestCertificates() : nil
+        self.certificates = certificates
+        standin = Standin(configuration: StandinConfiguration(
+            fcmPublicKeyPEM: keyPair.publicPEM, fcmClientEmail: Self.clientEmail, fcmTokenLifetime: tokenLifetime,
+            tls: certificates.map { StandinTLS(certificateChain: $0.serverCertificate, privateKey: $0.serverKey) }))
+        try await standin.start()
+        baseURL = try XCTUnwrap(standin.baseURL)
         account = try ServiceAccount(json: Self.accountJSON(privatePEM: keyPair.privatePEM, tokenURI: baseURL + "/token"))
-        transport = try CurlTransport(options: TransportOptions(connectTimeout: 2, totalTimeout: 10))
+        transport = try CurlTransport(options: TransportOptions(connectTimeout: 2, totalTimeout: 10, caFile: certificates?.caCertificate))
         let standin = standin, transport = transport, tool = tool
         testCase.addTeardownBlock {
             transport.shutdown()

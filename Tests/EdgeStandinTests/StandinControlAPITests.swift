@@ -77,4 +77,42 @@ final class StandinControlAPITests: StandinTestCase {
         XCTAssertEqual(pulled.changes.map(\.kind), ["NOTIFICATION", "ENROLLMENT_STATUS"])
         XCTAssertEqual(pulled.changes.first, change)
     }
+
+    func testFCMFaultsAndMessagesOverHTTP() async throws {
+        // Every kind round-trips through the control API's JSON.
+        let kinds = [
+            #"{"kind":"unregistered","token":"t1"}"#, #"{"kind":"sender_id_mismatch"}"#, #"{"kind":"invalid_token"}"#,
+            #"{"kind":"invalid_payload","times":2}"#, #"{"kind":"quota_exceeded","retry_after":"30"}"#,
+            #"{"kind":"server_error","status":503}"#, #"{"kind":"bad_gateway_html"}"#, #"{"kind":"unauthenticated","forever":true}"#,
+            #"{"kind":"goaway"}"#, #"{"kind":"slow","seconds":0.5}"#,
+        ]
+        for json in kinds {
+            let answer = try await client.send("POST", StandinControlPath.fcmFaults, body: Array(json.utf8)).response()
+            XCTAssertEqual(answer.status, 200, json)
+        }
+        let listed = try await client.get(StandinControlPath.fcmFaults).response().decode([FCMFault].self)
+        XCTAssertEqual(listed.map(\.kind), [.unregistered, .senderIDMismatch, .invalidToken, .invalidPayload, .quotaExceeded(retryAfter: "30"),
+                                            .serverError(status: 503), .badGatewayHTML, .unauthenticated, .goAway, .slow(seconds: 0.5)])
+        XCTAssertEqual(listed.first?.token, "t1")
+        XCTAssertEqual(listed[3].times, 2)
+        XCTAssertNil(listed[7].times, "forever")
+        XCTAssertEqual(standin.backend.fcm.faults, listed)
+
+        for bad in [#"{"kind":"explode"}"#, #"{"kind":"server_error","status":418}"#, #"{"kind":"slow","seconds":-1}"#, #"{"kind":"goaway","times":0}"#] {
+            let answer = try await client.send("POST", StandinControlPath.fcmFaults, body: Array(bad.utf8)).response()
+            XCTAssertEqual(answer.status, 400, bad)
+        }
+        let list = #"{"faults":[{"kind":"goaway"},{"kind":"slow","seconds":1}]}"#
+        let cleared = try await client.send("DELETE", StandinControlPath.fcmFaults, body: []).response().decode([FCMFault].self)
+        XCTAssertEqual(cleared, [])
+        let two = try await client.send("POST", StandinControlPath.fcmFaults, body: Array(list.utf8)).response().decode([FCMFault].self)
+        XCTAssertEqual(two.count, 2)
+
+        // Messages: the stand-in has no FCM key here, so messages:send is 404 and none is recorded.
+        let messages = try await client.get(StandinControlPath.fcmMessages).response()
+        XCTAssertEqual(messages.status, 200)
+        XCTAssertEqual(String(decoding: messages.body, as: UTF8.self), "[]")
+        let forgotten = try await client.send("DELETE", StandinControlPath.fcmMessages, body: []).response()
+        XCTAssertEqual(forgotten.status, 200)
+    }
 }

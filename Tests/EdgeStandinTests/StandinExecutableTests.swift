@@ -47,6 +47,39 @@ final class StandinExecutableTests: XCTestCase {
         }
     }
 
+    func testGeneratesADemoServiceAccountOnceAndTrustsItAfter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-standin-sa-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("sa.json").path
+        var contents: [Data] = []
+        for _ in 0..<2 {
+            let process = Process()
+            process.executableURL = try executable()
+            process.arguments = ["--port", "0", "--fcm-service-account", path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            _ = try await firstLine(of: output)
+            let second = try await firstLine(of: output)
+            XCTAssertTrue(second.hasPrefix("edge-standin: FCM stand-in on"), second)
+            XCTAssertFalse(second.contains("PRIVATE KEY"))
+            contents.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+            process.terminate()
+            process.waitUntilExit()
+        }
+        XCTAssertEqual(contents[0], contents[1], "an existing account is read, never overwritten")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let account = try XCTUnwrap(try JSONSerialization.jsonObject(with: contents[0]) as? [String: String])
+        XCTAssertEqual(account["type"], "service_account")
+        XCTAssertEqual(account["project_id"], StandinServiceAccount.demoProjectID)
+        XCTAssertTrue(account["private_key"]?.hasPrefix("-----BEGIN PRIVATE KEY-----") == true)
+        XCTAssertTrue(account["token_uri"]?.hasPrefix("http://127.0.0.1:") == true)
+        // What it wrote loads as the key it trusts.
+        XCTAssertEqual(try StandinServiceAccount.load(path: path).clientEmail, StandinServiceAccount.demoClientEmail)
+    }
+
     func testRejectsUsageErrors() throws {
         let process = Process()
         process.executableURL = try executable()

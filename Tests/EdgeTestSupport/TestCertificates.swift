@@ -3,7 +3,7 @@ import Foundation
 /// A throw-away test CA and a server certificate it signed for 127.0.0.1 and localhost, made
 /// with the `openssl` CLI in a temporary directory (removed on deinit). `pin` is the server
 /// key's SPKI pin in CURLOPT_PINNEDPUBLICKEY form, computed the way an operator would.
-public final class TestCertificates {
+public final class TestCertificates: Sendable {
     public let directory: URL
     public var caCertificate: String { directory.appendingPathComponent("ca.pem").path }
     public var serverCertificate: String { directory.appendingPathComponent("server.pem").path }
