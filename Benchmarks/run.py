@@ -35,14 +35,14 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    drain of all N through the real sender and libcurl to `edge-standin` on 127.0.0.1, without
    the SYN-8 client limit (which would cap it at 100 a minute).
 6. Push relay (issue 6): notifications end to end (intake -> decision -> durable record ->
-   HTTP/2 send -> record updated) through the real relay and libcurl to `edge-standin --http2`
-   (the FCM stand-in, h2c on 127.0.0.1, verifying the OAuth token and every message), paced at
+   HTTP/2 send -> record updated) through the real relay and libcurl to `edge-standin` (the FCM
+   stand-in, HTTPS with HTTP/2 on 127.0.0.1, verifying the OAuth token and every message), paced at
    5,000/s and then all at once, with p50/p99 latency from intake to the SENT record.
 
 This is a benchmark, not a test: nothing here asserts a timing. Numbers depend on the machine
 and its load; compare ratios from the same run, not absolute times across runs.
 """
-import argparse, json, os, platform, random, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, platform, random, re, shutil, statistics, subprocess, sys, tempfile, time
 from io import BytesIO
 from pathlib import Path
 
@@ -405,14 +405,20 @@ def sqlite_floor(count):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def start_standin(standin_bin, arguments):
+    """edge-standin on a free port; returns (process, port or None, its banner line)."""
+    server = subprocess.Popen([str(standin_bin), "--port", "0"] + arguments, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline()
+    found = re.search(r"https?://127\.0\.0\.1:([0-9]+)", line)
+    return server, (found.group(1) if found else None), line
+
+
 def sync_section(bench, standin_bin, quick):
     count = 300 if quick else 2000
     say(f"\n== 5. Sync core: {count} durable enqueues, then drain to the stand-in on loopback ==")
     token = "bench-" + os.urandom(8).hex()
-    server = subprocess.Popen([str(standin_bin), "--port", "0", "--token", token], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, port, line = start_standin(standin_bin, ["--token", token])
     try:
-        line = server.stdout.readline()
-        port = line.rsplit(":", 1)[-1].strip().rstrip("/") if "127.0.0.1:" in line else None
         if not port:
             say(f"edge-standin did not start: {line.strip()}")
             return None
@@ -438,18 +444,18 @@ def sync_section(bench, standin_bin, quick):
 
 
 def push_section(bench, standin_bin, quick):
-    """The push relay end to end against the FCM stand-in (edge-standin --http2, h2c on loopback):
+    """The push relay end to end against the FCM stand-in (edge-standin over TLS, HTTP/2 by ALPN):
     intake -> decision -> durable record -> HTTP/2 send -> record updated, paced at RATE/s and
     then all at once. The stand-in runs on the same 2 cores and verifies every message."""
     count, rate = (3000, 5000) if quick else (20000, 5000)
     say(f"\n== 6. Push relay: {count} notifications end to end to the FCM stand-in (HTTP/2), paced at {rate}/s, then all at once ==")
     tmp = Path(tempfile.mkdtemp(prefix="edge-bench-push-"))
-    account = tmp / "service-account.json"
-    server = subprocess.Popen([str(standin_bin), "--port", "0", "--http2", "--fcm-service-account", str(account)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    account, cert, key = tmp / "service-account.json", tmp / "cert.pem", tmp / "key.pem"
+    # FCM is HTTP/2 over TLS; so is its stand-in here (a throw-away self-signed certificate).
+    run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+    server, port, line = start_standin(standin_bin, ["--tls-cert", str(cert), "--tls-key", str(key), "--fcm-service-account", str(account)])
     try:
-        line = server.stdout.readline()
-        port = line.rsplit(":", 1)[-1].strip().rstrip("/") if "127.0.0.1:" in line else None
         for _ in range(200):
             if account.exists() and account.stat().st_size > 0:
                 break
@@ -457,7 +463,7 @@ def push_section(bench, standin_bin, quick):
         if not port or not account.exists():
             say(f"edge-standin did not start with an FCM service account: {line.strip()}")
             return None
-        p = run([str(bench), "push", str(count), str(rate), f"http://127.0.0.1:{port}", str(account)])
+        p = run([str(bench), "push", str(count), str(rate), f"https://127.0.0.1:{port}", str(account), str(cert)])
         out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
         if p.returncode != 0 or out is None:
             say(f"edge-bench push failed: {p.stderr.decode(errors='replace').strip()[-300:]}")

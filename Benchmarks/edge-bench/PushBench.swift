@@ -56,6 +56,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
             let at = seconds()
             times.done.withLock { done in for id in report.sentNotifications { done[id] = at } }
             if report.failed > 0 { times.failures.withLock { $0 += report.failed } }
+            if !report.deferredReasons.isEmpty { times.deferred.withLock { $0.merge(report.deferredReasons, uniquingKeysWith: +) } }
         })
     }
     defer { relayTask.cancel() }
@@ -108,7 +109,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
 
     let paced = try await runOnce("paced", paced: true)
     let saturated = try await runOnce("saturated", paced: false)
-    print(json(["users": users, "rate": rate, "failed": times.failures.withLock { $0 }, "paced": paced, "saturated": saturated]))
+    print(json(["users": users, "rate": rate, "failed": times.failures.withLock { $0 }, "deferred": times.deferred.withLock { $0 }, "paced": paced, "saturated": saturated]))
 }
 
 /// What the relay's reports and the intake loop share.
@@ -118,4 +119,6 @@ final class BenchTimes: Sendable {
     /// Notification id → seconds when its SENT record was written.
     let done = Mutex<[Int64: Double]>([:])
     let failures = Mutex(0)
+    /// Why sends had to wait for a retry, by reason.
+    let deferred = Mutex<[String: Int]>([:])
 }

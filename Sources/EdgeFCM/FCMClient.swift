@@ -12,6 +12,8 @@ import FoundationEssentials
 public actor FCMClient {
     /// PSH-9: requests may take this long before they count as timed out.
     public static let minimumRequestTimeout: Double = 10
+    /// The first retry of a send whose connection broke, plus up to a second of jitter.
+    public static let reconnectDelay: Double = 0.5
 
     public let configuration: FCMClientConfiguration
     private let transport: any HTTPTransport
@@ -88,6 +90,14 @@ public actor FCMClient {
             response = try await transport.send(request)
         } catch {
             // Timeouts, resets, TLS trouble: the message is not at fault (PSH-9 retries timeouts).
+            // Decision: a connection that broke under a send the first time (a GOAWAY, which
+            // Debian's libcurl 7.88 turns into failures of the other streams in flight, or a
+            // server closing) is retried after about a second on a new connection (PSH-10:
+            // reconnect on GOAWAY); FCM's collapse key makes a repeat harmless (PSH-6). Later
+            // failures and every other transport error wait the PSH-9 backoff (10 s or more).
+            if error.code == .connectionDropped && failures == 0 {
+                return .done(.retry(after: Self.reconnectDelay + random(), reason: "TRANSPORT_" + error.code.rawValue))
+            }
             return .done(.retry(after: retryDelay(failures: failures), reason: "TRANSPORT_" + error.code.rawValue))
         }
         return classify(response, projectID: projectID, failures: failures)

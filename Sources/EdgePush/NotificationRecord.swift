@@ -22,6 +22,26 @@ public struct NotificationRecord: Sendable, Hashable {
     public let digestID: Int64?
     public let updatedAt: Int64
 
+    /// A record as `accept` just wrote it, without reading it back.
+    init(id: Int64, notification n: PushNotification, status: NotificationStatus, reason: String?, heldUntil: Int64?, now: Int64) {
+        self.id = id
+        userID = n.userID
+        type = n.type
+        priority = n.priority
+        title = n.title
+        body = n.body
+        deepLink = n.deepLink
+        ttlSeconds = n.ttlSeconds
+        createdAt = n.createdAt
+        expiresAt = n.expiresAt
+        self.status = status
+        self.reason = reason
+        tag = "n-\(id)"
+        self.heldUntil = heldUntil
+        digestID = nil
+        updatedAt = now
+    }
+
     init(row: Row) throws(PushError) {
         guard let type = NotificationType(rawValue: row["type"]),
               let priority = NotificationPriority(rawValue: row["priority"]),

@@ -168,7 +168,7 @@ public struct PushStore: Sendable {
         // The tag is fixed once, from the record id, so every retry carries the same one (PSH-6).
         try db.cachedStatement(sql: "UPDATE push_notifications SET tag = 'n-' || id WHERE id = ?").execute(arguments: [id])
         if counted { try Self.countInBadge(db, userID: notification.userID, type: notification.type, delta: 1, now: now) }
-        let record = try Self.record(db, id: id)
+        let record = NotificationRecord(id: id, notification: notification, status: status, reason: reason, heldUntil: heldUntil, now: now)
         return AcceptedNotification(record: record, decision: decision, badge: try Self.badge(db, userID: notification.userID))
     }
 

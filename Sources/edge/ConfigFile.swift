@@ -1,3 +1,4 @@
+import ArgumentParser
 import EdgeCapture
 import EdgeFCM
 import EdgePayloads
@@ -78,6 +79,16 @@ struct ConfigFile {
             }
         }
         return ConfigFile(config: payloads, sync: sync, push: push, cameras: cameras, path: path)
+    }
+
+    /// `load` for a command: an error is one line on stderr and exit status 2.
+    static func loadForCommand(explicitPath: String?) throws -> ConfigFile {
+        do {
+            return try load(explicitPath: explicitPath)
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
     }
 
     func classifier() -> PayloadClassifier {

@@ -16,12 +16,7 @@ struct PushOptions: ParsableArguments {
     var database: String?
 
     func load() throws -> ConfigFile {
-        do {
-            return try ConfigFile.load(explicitPath: config)
-        } catch {
-            Output.stderr("edge: \(error.message)")
-            throw ExitCode(2)
-        }
+        try ConfigFile.loadForCommand(explicitPath: config)
     }
 
     /// The push store; a database or zone error is one line on stderr and exit status 2.

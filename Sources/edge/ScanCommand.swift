@@ -100,13 +100,7 @@ struct ScanCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
-        let configFile: ConfigFile
-        do {
-            configFile = try ConfigFile.load(explicitPath: config)
-        } catch {
-            Output.stderr("edge: \(error)")
-            throw ExitCode(2)
-        }
+        let configFile = try ConfigFile.loadForCommand(explicitPath: config)
         let classifier = configFile.classifier()
         let printer = ResultPrinter(json: json)
         if !cameras.isEmpty {

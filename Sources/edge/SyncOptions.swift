@@ -18,12 +18,7 @@ struct SyncOptions: ParsableArguments {
 
     /// The whole configuration; an error is one line on stderr and exit status 2.
     func file() throws -> ConfigFile {
-        do {
-            return try ConfigFile.load(explicitPath: config)
-        } catch {
-            Output.stderr("edge: \(error.message)")
-            throw ExitCode(2)
-        }
+        try ConfigFile.loadForCommand(explicitPath: config)
     }
 
     /// The settings `edge sync run` needs: a configured backend.
