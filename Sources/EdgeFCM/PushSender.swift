@@ -52,7 +52,9 @@ public actor PushSender {
         var settlements: [PushSettlement] = []
         var jobs: [Job] = []
         var pending: [PushTarget: Pending] = [:]
-        for dispatch in try store.dueDispatches(now: seconds, limit: limit) {
+        // Targets waiting for a retry are read but skipped: reading that many more keeps a
+        // backlog of them (an outage, a chatty device over its limit) from hiding newer work.
+        for dispatch in try store.dueDispatches(now: seconds, limit: limit + schedule.count) {
             let target = dispatch.target
             let failures = schedule[target.key]?.failures ?? 0
             if seconds >= Self.expiry(of: dispatch) {
