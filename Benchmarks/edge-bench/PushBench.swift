@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// Two runs on one relay: `paced` offers `rate` notifications a second in batches every 10 ms
 /// (latency at that load), `saturated` offers them all at once (the most it can do).
-func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: String, caFile: String) async throws {
+func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: String, caFile: String,
+               maxInFlight: Int = PushSender.defaultMaxInFlight) async throws {
     let dir = NSTemporaryDirectory() + "edge-bench-push-\(getpid())"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -38,7 +39,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
     defer { transport.shutdown() }
     let tokens = OAuthTokenSource(account: account, transport: transport)
     let client = FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport, tokens: tokens)
-    let sender = PushSender(store: store, client: client, projectID: account.projectID)
+    let sender = PushSender(store: store, client: client, projectID: account.projectID, maxInFlight: maxInFlight)
     let relay = PushRelay(store: store, sender: sender, pollSeconds: 0.05)
     _ = try await tokens.accessToken()
 
@@ -109,7 +110,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
 
     let paced = try await runOnce("paced", paced: true)
     let saturated = try await runOnce("saturated", paced: false)
-    print(json(["users": users, "rate": rate, "failed": times.failures.withLock { $0 }, "deferred": times.deferred.withLock { $0 }, "paced": paced, "saturated": saturated]))
+    print(json(["users": users, "rate": rate, "max_in_flight": maxInFlight, "failed": times.failures.withLock { $0 }, "deferred": times.deferred.withLock { $0 }, "paced": paced, "saturated": saturated]))
 }
 
 /// What the relay's reports and the intake loop share.

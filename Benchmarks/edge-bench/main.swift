@@ -11,6 +11,7 @@
 //   edge-bench push N RATE BASE_URL SA CA  N notifications end to end through the relay to the FCM
 //                                          stand-in at BASE_URL (HTTPS, CA), paced at RATE/s, then all at once
 import EdgeCrypto
+import EdgeFCM
 import EdgeImaging
 import EdgeScanning
 import EdgeTPM
@@ -164,7 +165,8 @@ do {
     case "sync" where args.count >= 5:
         try await syncBench(count: Int(args[2]) ?? 1000, baseURL: args[3], token: args[4])
     case "push" where args.count >= 7:
-        try await pushBench(count: Int(args[2]) ?? 10000, rate: Double(args[3]) ?? 5000, baseURL: args[4], serviceAccountPath: args[5], caFile: args[6])
+        try await pushBench(count: Int(args[2]) ?? 10000, rate: Double(args[3]) ?? 5000, baseURL: args[4], serviceAccountPath: args[5], caFile: args[6],
+                            maxInFlight: args.count > 7 ? Int(args[7]) ?? PushSender.defaultMaxInFlight : PushSender.defaultMaxInFlight)
     case "frame" where args.count >= 4:
         try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
     default:

@@ -46,6 +46,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             try Curl.multiSetopt(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
             try Curl.multiSetopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
             try Curl.multiSetopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maxConcurrentStreams)
+            // Idle connections kept for reuse. curl's default is 4 per easy handle added, and a
+            // transfer's handle is removed when it ends, so between bursts the cache shrank to
+            // nothing and every burst paid new TLS handshakes (and raced them).
+            try Curl.multiSetopt(multi, CURLMOPT_MAXCONNECTS, max(8, maxConnectionsPerHost * 2))
             try start()
         } catch {
             Curl.multiCleanup(multi)
