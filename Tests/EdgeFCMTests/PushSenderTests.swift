@@ -131,6 +131,51 @@ final class PushSenderTests: XCTestCase {
         XCTAssertEqual(again, PushSendReport())
     }
 
+    func testHeldDuringQuietHoursThenOneDigestWithTheBadgeThenTheInboxResetsIt() async throws {
+        let harness = try await FCMHarness(self)
+        let store = try setUp(harness, devices: ["phone"])
+        // The relay's own clock moves through the night; the OAuth client keeps real time, by
+        // which the stand-in judges its JWTs.
+        let clock = TestClock()
+        // Quiet hours around the present, in UTC (the store's station zone).
+        let hour = Int((Int64(clock.now) % 86_400) / 3600)
+        try store.savePreferences(try PushPreferences(userID: "user-1", quietHours: QuietHours(
+            start: TimeOfDay(hour: (hour + 23) % 24), end: TimeOfDay(hour: (hour + 1) % 24))), now: Int64(clock.now))
+        let now = Int64(clock.now)
+        for n in 1...3 {
+            let held = try store.accept(try PushNotification(userID: "user-1", type: .assignmentCreated, priority: n == 1 ? .high : .normal,
+                                                             title: "PO-2026-0004\(n) assigned", body: "Dock \(n)", ttlSeconds: 86_400, createdAt: now), now: now)
+            guard case .hold = held.decision else { return XCTFail("not held: \(held.decision)") }
+        }
+        let sender = PushSender(store: store, client: harness.client(), projectID: FCMHarness.projectID, clock: { clock.now })
+        let relay = PushRelay(store: store, sender: sender, clock: { clock.now })
+        _ = try await relay.pass()
+        XCTAssertEqual(harness.standin.backend.fcm.received.count, 0, "nothing goes out during quiet hours (PSH-4)")
+
+        // The window ends: one digest, spread within 5 minutes, with the absolute badge (PSH-5).
+        let windowEnd = try XCTUnwrap(try store.overview().nextRelease)
+        clock.advance(Double(windowEnd - Int64(clock.now)) + 1)
+        _ = try await relay.pass()
+        clock.advance(Double(PushStore.defaultReleaseSpreadSeconds) + 1)
+        let report = try await relay.pass()
+        XCTAssertEqual(report.sent, 1)
+        let digest = try XCTUnwrap(harness.standin.backend.fcm.received.last?.message)
+        XCTAssertEqual(digest["notification"]?["title"]?.stringValue, "3 new assignments - 1 urgent")
+        XCTAssertEqual(digest["apns"]?["payload"]?["aps"]?["badge"], .integer(3))
+        XCTAssertEqual(digest["android"]?["notification"]?["notification_count"], .integer(3))
+        let tag = try XCTUnwrap(digest["android"]?["notification"]?["tag"]?.stringValue)
+        XCTAssertEqual(digest["apns"]?["headers"]?["apns-collapse-id"]?.stringValue, tag, "one stable tag (PSH-6)")
+        XCTAssertEqual(try store.notifications(userID: "user-1", status: .sent).count, 3)
+
+        // The user opens the inbox: the next push counts from 0.
+        try store.inboxOpened(userID: "user-1", now: Int64(clock.now))
+        let now2 = Int64(clock.now)
+        _ = try store.accept(try PushNotification(userID: "user-1", type: .approvalPending, priority: .urgent, title: "Approval needed",
+                                                  body: "PO-2026-00042", ttlSeconds: 7200, createdAt: now2), now: now2)
+        _ = try await relay.pass()
+        XCTAssertEqual(harness.standin.backend.fcm.received.last?.message?["apns"]?["payload"]?["aps"]?["badge"], .integer(1))
+    }
+
     func testRelayWakesForNewWorkAndStopsWhenCancelled() async throws {
         let harness = try await FCMHarness(self)
         let store = try setUp(harness, devices: ["phone"])
