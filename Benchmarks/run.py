@@ -405,6 +405,16 @@ def sqlite_floor(count):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_json(bench, arguments):
+    """Runs edge-bench; returns its JSON line, or None after saying why it failed."""
+    p = run([str(bench)] + arguments)
+    out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+    if p.returncode != 0 or out is None:
+        say(f"edge-bench {arguments[0]} failed: {p.stderr.decode(errors='replace').strip()[-300:]}")
+        return None
+    return json.loads(out)
+
+
 def start_standin(standin_bin, arguments):
     """edge-standin on a free port; returns (process, port or None, its banner line)."""
     server = subprocess.Popen([str(standin_bin), "--port", "0"] + arguments, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -422,12 +432,9 @@ def sync_section(bench, standin_bin, quick):
         if not port:
             say(f"edge-standin did not start: {line.strip()}")
             return None
-        p = run([str(bench), "sync", str(count), f"http://127.0.0.1:{port}", token])
-        out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
-        if p.returncode != 0 or out is None:
-            say(f"edge-bench sync failed: {p.stderr.decode(errors='replace').strip()[-300:]}")
+        r = bench_json(bench, ["sync", str(count), f"http://127.0.0.1:{port}", token])
+        if r is None:
             return None
-        r = json.loads(out)
     finally:
         server.terminate()
         server.wait()
@@ -463,12 +470,9 @@ def push_section(bench, standin_bin, quick):
         if not port or not account.exists():
             say(f"edge-standin did not start with an FCM service account: {line.strip()}")
             return None
-        p = run([str(bench), "push", str(count), str(rate), f"https://127.0.0.1:{port}", str(account), str(cert)])
-        out = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
-        if p.returncode != 0 or out is None:
-            say(f"edge-bench push failed: {p.stderr.decode(errors='replace').strip()[-300:]}")
+        r = bench_json(bench, ["push", str(count), str(rate), f"https://127.0.0.1:{port}", str(account), str(cert)])
+        if r is None:
             return None
-        r = json.loads(out)
     finally:
         server.terminate()
         server.wait()

@@ -4,8 +4,8 @@ import Dispatch
 ///
 /// Decision: `edge` is a `ParsableCommand`, not an `AsyncParsableCommand`: an async root starts
 /// every command on the concurrency runtime's worker threads, which `edge scan --image` (run once
-/// per file by scripts, SCN-12) paid at start-up for nothing. The one async command (`edge sync
-/// run`) bridges here instead; the main thread only waits.
+/// per file by scripts, SCN-12) paid at start-up for nothing. The async commands
+/// (`BridgedAsyncCommand`) bridge here instead; the main thread only waits.
 enum AsyncBridge {
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)

@@ -3,7 +3,7 @@ import EdgeFCM
 import EdgePush
 
 /// `edge push run`: release held notifications, send what is due; --watch keeps relaying.
-struct PushRunCommand: ParsableCommand {
+struct PushRunCommand: BridgedAsyncCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Release what quiet hours held, send what is due, purge records over 90 days old.",
@@ -21,11 +21,6 @@ struct PushRunCommand: ParsableCommand {
     @OptionGroup var options: PushOptions
     @OptionGroup var vault: VaultCommand.Location
     @Flag(name: .customLong("watch"), help: "Keep relaying until SIGINT/SIGTERM.") var watch = false
-
-    func run() throws {
-        let command = self
-        try AsyncBridge.wait { try await command.runAsync() }
-    }
 
     func runAsync() async throws {
         let file = try options.load()

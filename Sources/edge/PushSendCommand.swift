@@ -5,7 +5,7 @@ import FoundationEssentials
 
 /// `edge push send`: one notification into the relay (PSH-1), sent at once unless quiet hours
 /// hold it or --no-send is given.
-struct PushSendCommand: ParsableCommand {
+struct PushSendCommand: BridgedAsyncCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Record a notification for a user and send it to their devices.",
@@ -40,11 +40,6 @@ struct PushSendCommand: ParsableCommand {
         guard NotificationPriority(rawValue: priority.uppercased()) != nil else {
             throw ValidationError("--priority must be URGENT, HIGH or NORMAL")
         }
-    }
-
-    func run() throws {
-        let command = self
-        try AsyncBridge.wait { try await command.runAsync() }
     }
 
     func runAsync() async throws {

@@ -10,7 +10,7 @@ import Glibc
 import Synchronization
 
 /// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
-struct SyncRunCommand: ParsableCommand {
+struct SyncRunCommand: BridgedAsyncCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Send the outbox now (ending any pause), then pull the backend's changes.",
@@ -35,11 +35,6 @@ struct SyncRunCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-pull"), help: "Do not pull after sending.")
     var noPull = false
-
-    func run() throws {
-        let command = self
-        try AsyncBridge.wait { try await command.runAsync() }
-    }
 
     func runAsync() async throws {
         let file = try options.file()
