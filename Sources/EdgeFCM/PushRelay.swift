@@ -30,13 +30,15 @@ public actor PushRelay {
     }
 
     /// One round: release, send until nothing due is left (a full batch means there may be
-    /// more), purge at most hourly. Returns the sum of the send reports.
-    public func pass(batch: Int = 1000) async throws(PushError) -> PushSendReport {
+    /// more), purge at most hourly. `onBatch` sees each batch's report as soon as its outcomes
+    /// are recorded. Returns the sum of the batch reports.
+    public func pass(batch: Int = 1000, onBatch: (@Sendable (PushSendReport) -> Void)? = nil) async throws(PushError) -> PushSendReport {
         let now = clock()
         _ = try store.releaseHeld(now: Int64(now))
         var total = PushSendReport()
         while true {
             let report = try await sender.sendDue(limit: batch)
+            if let onBatch, report != PushSendReport() { onBatch(report) }
             total.sent += report.sent
             total.failed += report.failed
             total.deferred += report.deferred
@@ -54,14 +56,14 @@ public actor PushRelay {
         return total
     }
 
-    /// Runs passes until cancelled. A store error is reported through `onError` and retried at
-    /// the next poll: the database may be busy or full for a while, and the relay must outlive it.
+    /// Runs passes until cancelled; `onReport` sees each batch that did something. A store error
+    /// is reported through `onError` and retried at the next poll: the database may be busy or
+    /// full for a while, and the relay must outlive it.
     public func run(onReport: @escaping @Sendable (PushSendReport) -> Void = { _ in },
                     onError: @escaping @Sendable (PushError) -> Void = { _ in }) async {
         while !Task.isCancelled {
             do {
-                let report = try await pass()
-                if report != PushSendReport() { onReport(report) }
+                _ = try await pass(onBatch: onReport)
             } catch {
                 onError(error)
             }
