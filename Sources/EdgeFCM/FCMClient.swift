@@ -12,8 +12,11 @@ import FoundationEssentials
 public actor FCMClient {
     /// PSH-9: requests may take this long before they count as timed out.
     public static let minimumRequestTimeout: Double = 10
-    /// The first retry of a send whose connection broke, plus up to a second of jitter.
+    /// The first retry of a send whose connection broke, doubled for each of the next quick
+    /// retries, plus up to a second of jitter.
     public static let reconnectDelay: Double = 0.5
+    /// Broken connections retried quickly before the PSH-9 backoff takes over.
+    public static let quickReconnects = 3
 
     public let configuration: FCMClientConfiguration
     private let transport: any HTTPTransport
@@ -90,14 +93,15 @@ public actor FCMClient {
             response = try await transport.send(request)
         } catch {
             // Timeouts, resets, TLS trouble: the message is not at fault (PSH-9 retries timeouts).
-            // Decision: a connection that broke under a send the first time (a GOAWAY, which
+            // Decision: a connection that broke under a send, up to three times running (a GOAWAY, which
             // Debian's libcurl 7.88 turns into failures of the other streams in flight; an
             // HTTP/2 framing error, which that libcurl raises now and then under load, measured
-            // in Benchmarks section 6) is retried after about a second on a new connection
+            // in Benchmarks section 6) is retried after 0.5, 1, 2 s plus jitter on a new connection
             // (PSH-10: reconnect on GOAWAY); FCM's collapse key makes a repeat harmless (PSH-6).
             // Later failures and every other transport error wait the PSH-9 backoff (10 s+).
-            if (error.code == .connectionDropped || error.code == .protocolError) && failures == 0 {
-                return .done(.retry(after: Self.reconnectDelay + random(), reason: "TRANSPORT_" + error.code.rawValue))
+            if (error.code == .connectionDropped || error.code == .protocolError) && failures < Self.quickReconnects {
+                let delay = Self.reconnectDelay * Double(1 << failures) + random()
+                return .done(.retry(after: delay, reason: "TRANSPORT_" + error.code.rawValue))
             }
             return .done(.retry(after: retryDelay(failures: failures), reason: "TRANSPORT_" + error.code.rawValue))
         }
