@@ -28,15 +28,18 @@ public final class BarcodeReader {
             if index >= options.maxPasses { break }
             if index > 0 && clock.now - start > options.timeBudget { break }
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
-            zbar.setDensity(Int32(pass.scanDensity(options.scanDensity)))
+            let density = Int32(pass.scanDensity(options.scanDensity))
             if !pass.transformsImage {
-                scans.append((try zbar.scan(view), .identity))
+                zbar.setDensity(density, lines: .both)
+                scans.append((restoringFNC4(try zbar.scan(view), in: view), .identity))
             } else {
                 // Transforms need an owned, packed copy; make it once for all passes.
                 if owned == nil { owned = view.copy() }
                 guard let source = owned else { continue }
-                for (image, map) in pass.apply(to: source) {
-                    scans.append((try zbar.scan(image), map))
+                for (image, map, lines) in pass.apply(to: source) {
+                    zbar.setDensity(density, lines: lines)
+                    let symbols = try zbar.scan(image)
+                    scans.append((image.withView { restoringFNC4(symbols, in: $0) }, map))
                 }
             }
             // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development
@@ -106,6 +109,20 @@ public final class BarcodeReader {
         return passes
     }
 
+    /// zbar drops Code 128's FNC4, so characters above 0x7F lose their high bit; each Code 128
+    /// read is re-read from the pixels of the image zbar scanned, along its own scan lines, and
+    /// takes the extended characters when the re-read agrees with zbar (`Code128Extended`).
+    private func restoringFNC4(_ symbols: [ZbarSymbol], in view: ImageView) -> [ZbarSymbol] {
+        guard options.formats.contains(.code128) else { return symbols }
+        return symbols.map { symbol in
+            guard symbol.type == ZBAR_CODE128,
+                  let extended = Code128Extended.extendedBytes(zbarBytes: symbol.data, points: symbol.points, in: view) else { return symbol }
+            var restored = symbol
+            restored.data = extended
+            return restored
+        }
+    }
+
     /// Keeps one result per physical code. zbar can decode the same blurred EAN two ways on
     /// different scan lines (both with valid check digits): the reading more lines agreed on
     /// wins. A pass that scans several candidate images (rectification) can read one code more
@@ -163,9 +180,10 @@ public final class BarcodeReader {
             encoding = "ascii"
         case .code128:
             // Code 128's mod-103 check symbol is mandatory and verified inside zbar's decoder,
-            // which does not hand the codewords out.
-            if let utf8 = String(validating: bytes, as: UTF8.self) {
-                text = utf8
+            // which does not hand the codewords out. Its characters above 0x7F (FNC4, restored
+            // above) are ISO-8859-1 by the standard, never UTF-8.
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                text = String(decoding: bytes, as: UTF8.self)
                 encoding = "ascii"
             } else {
                 text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
@@ -175,7 +193,8 @@ public final class BarcodeReader {
         let points = symbol.points.map { map($0.x, $0.y) }
         return ScanResult(format: format, text: text, bytes: bytes, encoding: encoding, points: points,
                           orientation: Self.orientation(symbol.orientation, pass: pass), quality: symbol.quality,
-                          pass: pass, addOn: symbol.addOn.map { String(decoding: $0, as: UTF8.self) })
+                          pass: pass, addOn: symbol.addOn.map { String(decoding: $0, as: UTF8.self) },
+                          partialSequence: symbol.partialSequence)
     }
 
     /// zbar's orientation is relative to the pass image; a rotation pass turned the image, so the

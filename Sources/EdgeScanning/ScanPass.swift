@@ -20,6 +20,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         /// Scan every second row and column (zbar density 2) instead of every one: half the
         /// cost, and a clean code whose narrowest element is 2+ pixels is still read.
         case sparse
+        /// Only the regions `CodeRegionFinder` marks as code-like, each scanned on its own.
+        case regions
 
         public var description: String {
             switch self {
@@ -35,6 +37,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .sharpen: return "sharpen"
             case .rectify: return "rectify"
             case .sparse: return "sparse"
+            case .regions: return "regions"
             }
         }
     }
@@ -57,7 +60,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// Applies the steps; returns no image when a step has nothing to add (e.g. stretching a
     /// full-range image), so the pass is skipped rather than repeating an earlier one, and
     /// several when a step offers candidates (rectification).
-    func apply(to image: GrayImage) -> [(image: GrayImage, map: PointMap)] {
+    func apply(to image: GrayImage) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
         var current = image
         var map = PointMap.identity
         for (index, step) in steps.enumerated() {
@@ -87,11 +90,20 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 next = current.withView { $0.eroded() }
             case .sharpen:
                 next = current.withView { $0.sharpened() }
+            case .regions:
+                // Several crops; each continues through the remaining steps. None found (or so
+                // many that they cover most of the image): the pass has nothing to add.
+                guard let regions = current.withView({ CodeRegionFinder().regions(in: $0) }), !regions.isEmpty else { return [] }
+                let rest = ScanPass(Array(steps[(index + 1)...]))
+                return regions.flatMap { r in
+                    let crop = current.withView { $0.cropped(x: r.x, y: r.y, width: r.width, height: r.height) }
+                    return rest.apply(to: crop).map { ($0.image, map.after(.translate(r.x, r.y)).appending($0.map), r.lines) }
+                }
             case .rectify:
                 // Several candidate warps; each continues through the remaining steps.
                 let rest = ScanPass(Array(steps[(index + 1)...]))
                 return QRRectifier.candidates(from: current).flatMap { candidate in
-                    rest.apply(to: candidate.image).map { ($0.image, map.after(.homography(candidate.toSource)).appending($0.map)) }
+                    rest.apply(to: candidate.image).map { ($0.image, map.after(.homography(candidate.toSource)).appending($0.map), $0.lines) }
                 }
             case .rotate(let d):
                 let (rotated, geometry) = current.withView { $0.rotated(degrees: Double(d)) }
@@ -103,7 +115,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             }
             current = next
         }
-        return [(current, map)]
+        return [(current, map, .both)]
     }
 }
 
@@ -131,6 +143,7 @@ extension ScanPass {
             case ("sharpen", nil): step = .sharpen
             case ("rectify", nil): step = .rectify
             case ("sparse", nil): step = .sparse
+            case ("regions", nil): step = .regions
             default: step = nil
             }
             guard let step else {

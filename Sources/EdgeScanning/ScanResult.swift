@@ -28,12 +28,15 @@ public struct ScanResult: Sendable, Equatable {
     public let pass: ScanPass
     /// EAN-2/EAN-5 add-on digits when add-ons are enabled and present.
     public let addOn: String?
+    /// A QR code that is one symbol of a structured-append sequence whose other symbols were not
+    /// in the image: `text` is this symbol's share of the message, not the whole message.
+    public let partialSequence: Bool
 
     /// True when `bytes` are not exactly the UTF-8 of `text` (so consumers should keep the bytes).
     public var bytesDifferFromText: Bool { Array(text.utf8) != bytes }
 
     public init(format: BarcodeFormat, text: String, bytes: [UInt8], encoding: String, points: [ScanPoint],
-                orientation: SymbolOrientation, quality: Int, pass: ScanPass, addOn: String?) {
+                orientation: SymbolOrientation, quality: Int, pass: ScanPass, addOn: String?, partialSequence: Bool = false) {
         self.format = format
         self.text = text
         self.bytes = bytes
@@ -43,5 +46,6 @@ public struct ScanResult: Sendable, Equatable {
         self.quality = quality
         self.pass = pass
         self.addOn = addOn
+        self.partialSequence = partialSequence
     }
 }

@@ -9,6 +9,8 @@ struct ZbarSymbol {
     var orientation: zbar_orientation_t
     var quality: Int
     var addOn: [UInt8]?
+    /// One symbol of a structured-append sequence whose other symbols were not in the image.
+    var partialSequence: Bool = false
 }
 
 /// The one seam over zbar's image scanner (`zbar_image_scanner_*`, `zbar_image_*`, `zbar_symbol_*`).
@@ -17,8 +19,9 @@ struct ZbarSymbol {
 final class ZbarScanner {
     private let scanner: OpaquePointer
     private let fourccY800: UInt
-    /// The density configured now (0 before the first `setDensity`).
-    private var density: Int32
+    /// The row and column densities configured now (0 before the first `setDensity`).
+    private var rowDensity: Int32 = 0
+    private var columnDensity: Int32 = 0
 
     /// `zbar_image_scanner_create` + `zbar_image_scanner_set_config`: everything off, then only
     /// the requested symbologies on (SCN-3: fewer symbologies must be faster).
@@ -44,16 +47,22 @@ final class ZbarScanner {
             _ = zbar_image_scanner_set_config(s, ZBAR_EAN2, ZBAR_CFG_ENABLE, 1)
             _ = zbar_image_scanner_set_config(s, ZBAR_EAN5, ZBAR_CFG_ENABLE, 1)
         }
-        self.density = 0
-        setDensity(density)
+        setDensity(density, lines: .both)
     }
 
-    /// ZBAR_CFG_X/Y_DENSITY: scan every `density`-th row and column from the next scan on.
-    func setDensity(_ density: Int32) {
-        guard density != self.density else { return }
-        _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
-        _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
-        self.density = density
+    /// ZBAR_CFG_Y_DENSITY (rows) and ZBAR_CFG_X_DENSITY (columns): from the next scan on, scan
+    /// every `density`-th row and/or column; 0 turns that direction off.
+    func setDensity(_ density: Int32, lines: ScanLines) {
+        let rows: Int32 = lines == .columns ? 0 : density
+        let columns: Int32 = lines == .rows ? 0 : density
+        if rows != rowDensity {
+            _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, rows)
+            rowDensity = rows
+        }
+        if columns != columnDensity {
+            _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, columns)
+            columnDensity = columns
+        }
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }
@@ -81,7 +90,11 @@ final class ZbarScanner {
         var symbols: [ZbarSymbol] = []
         var sym = zbar_image_first_symbol(zimg)
         while let s = sym {
-            symbols.append(Self.symbol(s))
+            if zbar_symbol_get_type(s) == ZBAR_PARTIAL {
+                symbols += Self.sequenceParts(s)
+            } else {
+                symbols.append(Self.symbol(s))
+            }
             sym = zbar_symbol_next(s)
         }
         return symbols
@@ -89,6 +102,55 @@ final class ZbarScanner {
 
     func scan(_ image: GrayImage) throws(ScanError) -> [ZbarSymbol] {
         try image.withView { (view) throws(ScanError) in try scan(view) }
+    }
+
+    /// A QR structured-append sequence with symbols missing from the image comes back as a
+    /// ZBAR_PARTIAL container whose components are the symbols read (ZBAR_QRCODE) and
+    /// placeholders for the missing ones (ZBAR_PARTIAL). The components' own data is cut one
+    /// byte short by zbar 0.23 (its offsets assume a break marker after every symbol), so the
+    /// text comes from the container: the present symbols' data in sequence order, with one NUL
+    /// byte where missing symbols interrupt it. Each run of consecutive present symbols becomes
+    /// one result with their corners.
+    /// Decision: report such runs marked as partial rather than drop them as zbar's own tools
+    /// do: a sequence is often photographed one symbol at a time.
+    private static func sequenceParts(_ container: OpaquePointer) -> [ZbarSymbol] {
+        var runs: [[ZbarSymbol]] = []
+        var inRun = false
+        var leadingGap = false
+        var component = zbar_symbol_first_component(container)
+        while let c = component {
+            if zbar_symbol_get_type(c) == ZBAR_QRCODE {
+                if !inRun { runs.append([]) }
+                runs[runs.count - 1].append(symbol(c))
+                inRun = true
+            } else {
+                if runs.isEmpty { leadingGap = true }
+                inRun = false
+            }
+            component = zbar_symbol_next(c)
+        }
+        var data = bytes(of: container)[...]
+        if leadingGap {
+            guard data.first == 0 else { return [] }
+            data = data.dropFirst()
+        }
+        let pieces = data.split(separator: 0, maxSplits: max(0, runs.count - 1), omittingEmptySubsequences: false)
+        // A payload holding NUL bytes itself would make the split ambiguous: then nothing is
+        // reported rather than a wrongly cut text.
+        guard !runs.isEmpty, pieces.count == runs.count else { return [] }
+        return zip(runs, pieces).map { run, piece in
+            let first = run[0]
+            let points = run.count == 1 ? first.points : boundingBox(run.flatMap(\.points))
+            return ZbarSymbol(type: ZBAR_QRCODE, data: Array(piece), points: points, orientation: first.orientation,
+                              quality: run.map(\.quality).min() ?? first.quality, addOn: nil, partialSequence: true)
+        }
+    }
+
+    /// The corners of the axis-aligned box around `points`, in zbar's corner order.
+    private static func boundingBox(_ points: [(x: Int, y: Int)]) -> [(x: Int, y: Int)] {
+        guard let x0 = points.map(\.x).min(), let x1 = points.map(\.x).max(),
+              let y0 = points.map(\.y).min(), let y1 = points.map(\.y).max() else { return [] }
+        return [(x0, y0), (x0, y1), (x1, y1), (x1, y0)]
     }
 
     private static func symbol(_ s: OpaquePointer) -> ZbarSymbol {

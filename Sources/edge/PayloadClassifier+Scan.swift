@@ -5,6 +5,12 @@ extension PayloadClassifier {
     /// Classifies a decoded code (SCN-6). QR payloads that were not valid UTF-8 are classified
     /// from their raw bytes, so a hostile byte string cannot pose as clean text.
     func classify(_ result: ScanResult) -> Classification {
+        // A fragment of a structured-append message must not pass for a whole payload (a PO
+        // number or linking code cut short would still look like one).
+        if result.partialSequence {
+            return Classification(className: "unknown", valid: false,
+                                  reason: "one symbol of a structured-append sequence; the other symbols were not in the image")
+        }
         let symbology = Symbology(result.format)
         if result.format == .qr && result.encoding != "utf-8" {
             return classify(bytes: result.bytes, symbology: symbology)

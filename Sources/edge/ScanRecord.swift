@@ -14,6 +14,8 @@ struct ScanRecord: Encodable {
     let quality: Int
     let pass: String
     let addOn: String?
+    /// Present (true) only for one symbol of a structured-append sequence read without the rest.
+    let partialSequence: Bool?
     let payloadClass: String
     let valid: Bool
     let reason: String?
@@ -27,6 +29,7 @@ struct ScanRecord: Encodable {
         case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details
         case bytesBase64 = "bytes_base64"
         case addOn = "add_on"
+        case partialSequence = "partial_sequence"
         case payloadClass = "class"
         case frame
         case latencyMs = "latency_ms"
@@ -44,6 +47,7 @@ struct ScanRecord: Encodable {
         quality = result.quality
         pass = result.pass.description
         addOn = result.addOn
+        partialSequence = result.partialSequence ? true : nil
         payloadClass = classification.className
         valid = classification.valid
         reason = classification.reason
