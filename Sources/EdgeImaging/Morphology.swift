@@ -17,18 +17,25 @@ extension ImageView {
 
     /// 3x3 minimum filter: dark areas grow by a pixel. Joins dotted or rounded QR modules into the
     /// solid squares zbar's finder search expects, and closes breaks in thin, faded bars.
-    public func eroded() -> GrayImage {
+    public func eroded() -> GrayImage { extremum3x3(min) }
+
+    /// 3x3 maximum filter: light areas grow by a pixel. After `eroded()` it is a morphological
+    /// opening: dark modules keep their size while light speckle inside them (QR codes filled
+    /// with a picture or texture) is gone.
+    public func dilated() -> GrayImage { extremum3x3(max) }
+
+    /// The 3x3 minimum or maximum, separably: along rows into a temporary, then down columns.
+    private func extremum3x3(_ pick: (UInt8, UInt8) -> UInt8) -> GrayImage {
         let w = width, h = height
         var out = GrayImage(width: w, height: h)
         guard w > 0, h > 0 else { return out }
-        // Separable: horizontal minimum into a temporary, then vertical.
         var tmp = [UInt8](repeating: 255, count: w * h)
         for y in 0..<h {
             let s = y * rowStride
             for x in 0..<w {
                 var m = pixels[s + x]
-                if x > 0 { m = min(m, pixels[s + x - 1]) }
-                if x + 1 < w { m = min(m, pixels[s + x + 1]) }
+                if x > 0 { m = pick(m, pixels[s + x - 1]) }
+                if x + 1 < w { m = pick(m, pixels[s + x + 1]) }
                 tmp[y * w + x] = m
             }
         }
@@ -36,8 +43,8 @@ extension ImageView {
             for y in 0..<h {
                 for x in 0..<w {
                     var m = tmp[y * w + x]
-                    if y > 0 { m = min(m, tmp[(y - 1) * w + x]) }
-                    if y + 1 < h { m = min(m, tmp[(y + 1) * w + x]) }
+                    if y > 0 { m = pick(m, tmp[(y - 1) * w + x]) }
+                    if y + 1 < h { m = pick(m, tmp[(y + 1) * w + x]) }
                     dst[y * w + x] = m
                 }
             }

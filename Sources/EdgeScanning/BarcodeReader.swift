@@ -45,7 +45,7 @@ public final class BarcodeReader {
             // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development
             // photos both turned blurred EAN-13s into other valid EAN-13s. Their QR reads are
             // safe (Reed-Solomon checked); their 1D reads are dropped.
-            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .sharpen || $0 == .rectify })
+            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .dilate || $0 == .sharpen || $0 == .rectify })
             let results = Self.resolveConflicts(scans.flatMap { scan in
                 scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
             }.filter { trustLinear || !$0.format.isLinear })
@@ -98,6 +98,8 @@ public final class BarcodeReader {
         if longSide <= 500 { passes.append(ScanPass([.upscale(3), .pad(10)])) }
         if hasQR {
             passes.append(ScanPass([.erode]))
+            // QR codes filled with a picture or texture: an opening clears the speckle.
+            passes.append(ScanPass([.erode, .dilate]))
             passes.append(ScanPass([.rectify]))
         }
         if hasLinear {

@@ -14,6 +14,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         /// White margin, in percent of the longer side (at least 8 px).
         case pad(Int)
         case erode
+        /// 3x3 maximum; after `erode`, an opening that clears texture inside dark modules.
+        case dilate
         case sharpen
         /// QR only: warp the code found by its finder patterns to an upright square.
         case rectify
@@ -34,6 +36,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .rotate(let d): return "rotate-\(d)"
             case .pad(let p): return "pad-\(p)"
             case .erode: return "erode"
+            case .dilate: return "dilate"
             case .sharpen: return "sharpen"
             case .rectify: return "rectify"
             case .sparse: return "sparse"
@@ -88,6 +91,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 map = map.after(.translate(-margin, -margin))
             case .erode:
                 next = current.withView { $0.eroded() }
+            case .dilate:
+                next = current.withView { $0.dilated() }
             case .sharpen:
                 next = current.withView { $0.sharpened() }
             case .regions:
@@ -140,6 +145,7 @@ extension ScanPass {
             case ("blur", nil): step = .blur
             case ("binarize", nil): step = .binarize
             case ("erode", nil): step = .erode
+            case ("dilate", nil): step = .dilate
             case ("sharpen", nil): step = .sharpen
             case ("rectify", nil): step = .rectify
             case ("sparse", nil): step = .sparse
