@@ -75,7 +75,10 @@ struct CodeRegionFinder {
         for candidate in candidates.prefix(maximumRegions) {
             let region = candidate.region
             if let i = chosen.firstIndex(where: { $0.mostlyOverlaps(region) }) {
-                let union = chosen[i].union(region)
+                // A weaker region much smaller than the one it overlaps (clutter next to a code,
+                // the ends of a code's bars) widens it but does not change how it is scanned.
+                var union = chosen[i].union(region)
+                if 2 * region.area <= chosen[i].area { union.lines = chosen[i].lines }
                 cost += Self.cost(union) - Self.cost(chosen[i])
                 chosen[i] = union
             } else {

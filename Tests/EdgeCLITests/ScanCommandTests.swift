@@ -170,4 +170,27 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(record["text"] as? String, "PO-2026-00077")
         XCTAssertNotEqual(record["pass"] as? String, "plain")
     }
+
+    func testOneSymbolOfAStructuredAppendSequenceIsMarkedAndNotTakenForAPayload() throws {
+        // "PO-2026-00042" would be a purchase order; split over several symbols, the first holds
+        // only part of it and must not be classified as one.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/qrencode") else { throw XCTSkip("qrencode not installed") }
+        let made = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/qrencode"),
+                                       ["-S", "-v", "1", "-l", "H", "-s", "4", "-o", tmp.appendingPathComponent("po.png").path, "PO-2026-00042"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let first = tmp.appendingPathComponent("po-01.png").path
+        let outcome = try EdgeProcess.run(["scan", "--json", "--image", first])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let out = tmp.appendingPathComponent("partial.jsonl")
+        try outcome.stdout.write(to: out, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: out, against: "models/scan-result.schema.json"), 1)
+        let record = try XCTUnwrap(try objects(outcome).first)
+        XCTAssertEqual(record["partial_sequence"] as? Bool, true)
+        XCTAssertEqual(record["class"] as? String, "unknown")
+        XCTAssertEqual(record["valid"] as? Bool, false)
+        XCTAssertTrue((record["text"] as? String).map { "PO-2026-00042".hasPrefix($0) } ?? false, "\(record)")
+        let readable = try EdgeProcess.run(["scan", "--image", first])
+        XCTAssertTrue(readable.stdout.contains("(part of a structured-append sequence)"), readable.stdout)
+    }
+
 }

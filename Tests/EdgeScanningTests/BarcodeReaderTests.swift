@@ -154,4 +154,29 @@ final class BarcodeReaderTests: XCTestCase {
         let lower = BarcodeReader.resolveConflicts([r("9780201752847", 49, y: 10), r("1190208758847", 6, y: 50)])
         XCTAssertEqual(lower.map(\.text), ["9780201752847"])
     }
+
+    func testQRFilledWithSpeckleIsReadAfterAnOpening() throws {
+        // qrencode's code with light speckle over its dark modules (a picture or texture fill):
+        // zbar's finder search sees broken patterns until erode+dilate clears the speckle.
+        var image = try XCTUnwrap(Encoders.qrencode(["-s", "8"], "AB-7KX-M4PQR").first)
+        var state: UInt32 = 12345
+        for i in image.pixels.indices where image.pixels[i] < 128 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            if state >> 24 < 90 { image.pixels[i] = 255 }
+        }
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(image), [])
+        let opened = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [.plain, ScanPass([.erode, .dilate])])).read(image)
+        XCTAssertEqual(opened.map(\.text), ["AB-7KX-M4PQR"])
+        XCTAssertEqual(opened.first?.pass.description, "erode+dilate")
+        XCTAssertTrue(BarcodeReader.plan(width: image.width, height: image.height, formats: [.qr]).contains(ScanPass([.erode, .dilate])))
+    }
+
+    func testCode128ExtendedCharactersComeThroughTheReaderAsLatin1() throws {
+        let image = try Encoders.zint(["-b", "20", "--quietzones", "-d", "Grüße 123"])
+        let result = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.code128])).read(image).first)
+        XCTAssertEqual(result.text, "Grüße 123")
+        XCTAssertEqual(result.encoding, "iso-8859-1")
+        XCTAssertEqual(result.bytes, [0x47, 0x72, 0xFC, 0xDF, 0x65, 0x20, 0x31, 0x32, 0x33])
+    }
+
 }

@@ -239,22 +239,7 @@ final class Code128ExtendedTests: XCTestCase {
         XCTAssertEqual(extended(result, in: image).map(latin1), text, file: file, line: line)
     }
 
-    /// The image zint draws for `arguments` (PNG on stdout).
-    private func zint(_ arguments: [String]) throws -> GrayImage {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/zint"), "zint is not installed (apt-get install zint)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zint", "--direct", "--filetype=png", "--notext"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, String(decoding: message, as: UTF8.self))
-        return try ImageLoader.load(data: data, name: "zint \(arguments.joined(separator: " "))")
-    }
+    private func zint(_ arguments: [String]) throws -> GrayImage { try Encoders.zint(arguments) }
 
     /// Left-right mirror image: the code then reads right to left.
     private func mirrored(_ image: GrayImage) -> GrayImage {

@@ -3,7 +3,7 @@ import XCTest
 
 final class ScanPassTests: XCTestCase {
     func testNamesRoundTrip() throws {
-        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "sharpen", "stretch"] {
+        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2"] {
             XCTAssertEqual(try ScanPass(parsing: name).description, name)
         }
     }

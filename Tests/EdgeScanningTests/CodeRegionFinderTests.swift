@@ -1,0 +1,145 @@
+import EdgeImaging
+@testable import EdgeScanning
+import XCTest
+
+/// The region finder on camera-like frames: sensor noise, clutter (boxes, lines, text-like
+/// marks) and one code from a real encoder.
+final class CodeRegionFinderTests: XCTestCase {
+    func testQRInClutterIsOneRegionScannedBothWays() throws {
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "4"], "PO-2026-00042").first)
+        let (frame, box) = Frame.cluttered(seed: 1, pasting: qr, at: (610, 300))
+        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        let holding = regions.filter { $0.contains(box) }
+        XCTAssertEqual(holding.map(\.lines), [.both], "\(regions)")
+        XCTAssertLessThan(regions.reduce(0) { $0 + $1.area }, frame.pixelCount / 4, "regions are a small part of the frame")
+        assertInside(regions, frame)
+    }
+
+    func testCode128InClutterIsARowsRegion() throws {
+        let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
+        let (frame, box) = Frame.cluttered(seed: 2, pasting: code, at: (400, 250))
+        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertEqual(regions.filter { $0.contains(box) }.map(\.lines), [.rows], "\(regions)")
+        assertInside(regions, frame)
+    }
+
+    func testUprightBarsTurnedSidewaysAreAColumnsRegion() throws {
+        let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
+        let (turned, _) = code.withView { $0.rotated(degrees: 90) }
+        let (frame, box) = Frame.cluttered(seed: 3, pasting: turned, at: (500, 20))
+        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertEqual(regions.filter { $0.contains(box) }.map(\.lines), [.columns], "\(regions)")
+    }
+
+    func testNoiseAloneAndFlatFramesHaveNoRegions() {
+        XCTAssertNil(Frame.noise(seed: 4, sigma: 3).withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(Frame.noise(seed: 5, sigma: 9).withView { CodeRegionFinder().regions(in: $0) }, "the threshold follows the noise")
+        XCTAssertNil(GrayImage(width: 1280, height: 720, fill: 128).withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(GrayImage(width: 20, height: 20).withView { CodeRegionFinder().regions(in: $0) })
+    }
+
+    func testACodeFillingTheFrameIsLeftToTheWholeFrameScan() throws {
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "3", "-m", "1"], "PO-2026-00042").first)
+        XCTAssertNil(qr.withView { CodeRegionFinder().regions(in: $0) })
+    }
+
+    func testCameraPresetReadsFromTheRegionAndFallsBackToTheWholeFrame() throws {
+        let reader = try BarcodeReader(options: .cameraFrame())
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "4"], "PO-2026-00042").first)
+        let (frame, box) = Frame.cluttered(seed: 6, pasting: qr, at: (300, 200))
+        let found = try XCTUnwrap(reader.read(frame).first)
+        XCTAssertEqual(found.text, "PO-2026-00042")
+        XCTAssertEqual(found.pass.description, "regions")
+        for p in found.points {
+            XCTAssertTrue(box.x - 2 <= p.x && p.x <= box.x + box.width + 2 && box.y - 2 <= p.y && p.y <= box.y + box.height + 2,
+                          "\(p) maps back into the pasted code \(box)")
+        }
+        // A code too large for the finder is still read, by the whole-frame scan.
+        let big = try XCTUnwrap(Encoders.qrencode(["-s", "24"], "PO-2026-00042").first)
+        let (close, _) = Frame.cluttered(seed: 7, pasting: big, at: (100, 20))
+        let read = try XCTUnwrap(reader.read(close).first)
+        XCTAssertEqual(read.text, "PO-2026-00042")
+        XCTAssertEqual(read.pass, .plain)
+    }
+
+    private func assertInside(_ regions: [CodeRegionFinder.Region], _ frame: GrayImage, line: UInt = #line) {
+        for r in regions {
+            XCTAssertTrue(r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= frame.width && r.y + r.height <= frame.height,
+                          "\(r) outside \(frame.width)x\(frame.height)", line: line)
+        }
+    }
+}
+
+private extension CodeRegionFinder.Region {
+    func contains(_ b: CodeRegionFinder.Region) -> Bool {
+        x <= b.x && y <= b.y && x + width >= b.x + b.width && y + height >= b.y + b.height
+    }
+}
+
+/// Deterministic camera-like 1280x720 frames.
+private enum Frame {
+    /// xorshift64*: the same frame on every run and platform.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return state &* 2685821657736338717
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        /// Roughly normal (sum of four uniforms), mean 0.
+        mutating func gauss(_ sigma: Double) -> Int {
+            let u = (0..<4).map { _ in Double(next() % 10_000) / 10_000 }.reduce(0, +) - 2
+            return Int((u * sigma * 1.73).rounded())
+        }
+    }
+
+    static func noise(seed: UInt64, sigma: Double) -> GrayImage {
+        var rng = Random(state: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var image = GrayImage(width: 1280, height: 720, fill: 140)
+        for i in image.pixels.indices { image.pixels[i] = UInt8(max(0, min(255, 140 + rng.gauss(sigma)))) }
+        return image
+    }
+
+    /// Boxes, lines and short text-like strokes on grey, `code` pasted at `origin`, then noise;
+    /// returns the frame and where the code is.
+    static func cluttered(seed: UInt64, pasting code: GrayImage, at origin: (x: Int, y: Int)) -> (GrayImage, CodeRegionFinder.Region) {
+        var rng = Random(state: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var image = GrayImage(width: 1280, height: 720, fill: 140)
+        func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ v: UInt8) {
+            let xs = max(0, x0), xe = min(1280, x1), ys = max(0, y0), ye = min(720, y1)
+            guard xs < xe, ys < ye else { return }
+            for y in ys..<ye { for x in xs..<xe { image[x, y] = v } }
+        }
+        for _ in 0..<60 {
+            let x = rng.int(0...1279), y = rng.int(0...719)
+            fill(x, y, x + rng.int(20...300), y + rng.int(10...200), UInt8(rng.int(30...235)))
+        }
+        for _ in 0..<40 {  // straight lines at random angles, 1-3 px wide
+            let x0 = Double(rng.int(0...1279)), y0 = Double(rng.int(0...719))
+            let x1 = Double(rng.int(0...1279)), y1 = Double(rng.int(0...719))
+            let v = UInt8(rng.int(0...255)), width = rng.int(1...3)
+            let steps = Int(max(abs(x1 - x0), abs(y1 - y0)))
+            for s in 0...max(1, steps) {
+                let t = Double(s) / Double(max(1, steps))
+                let x = Int(x0 + (x1 - x0) * t), y = Int(y0 + (y1 - y0) * t)
+                fill(x, y, x + width, y + width, v)
+            }
+        }
+        for _ in 0..<50 {  // text-like marks: a word of 5-9 glyphs of 1 px strokes, 7x11 px each
+            let x = rng.int(0...1180), y = rng.int(0...700), v: UInt8 = rng.int(0...1) == 0 ? 20 : 235
+            for g in 0..<rng.int(5...9) {
+                for _ in 0..<3 {
+                    let gx = x + g * 7 + rng.int(0...4), gy = y + rng.int(0...2)
+                    if rng.int(0...1) == 0 { fill(gx, gy, gx + 1, gy + 9, v) } else { fill(gx, gy + rng.int(0...8), gx + 5, gy + rng.int(0...8) + 1, v) }
+                }
+            }
+        }
+        for y in 0..<code.height where origin.y + y < 720 {
+            for x in 0..<code.width where origin.x + x < 1280 { image[origin.x + x, origin.y + y] = code[x, y] }
+        }
+        for i in image.pixels.indices { image.pixels[i] = UInt8(max(0, min(255, Int(image.pixels[i]) + rng.gauss(3)))) }
+        let visible = CodeRegionFinder.Region(x: origin.x, y: origin.y, width: min(code.width, 1280 - origin.x),
+                                              height: min(code.height, 720 - origin.y), lines: .both)
+        return (image, visible)
+    }
+}
