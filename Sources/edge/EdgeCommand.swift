@@ -15,7 +15,14 @@ struct EdgeCommand: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == ScanCommand.configuration.commandName {
-            ScanCommand.main(Array(arguments.dropFirst()))
+            let rest = Array(arguments.dropFirst())
+            guard let request = ScanRequest.fastPath(rest) else { return ScanCommand.main(rest) }
+            do {
+                try request.validate()
+                try request.run()
+            } catch {
+                ScanCommand.exit(withError: error)
+            }
         } else {
             main(arguments)
         }

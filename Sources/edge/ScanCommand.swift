@@ -67,88 +67,20 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("passes"), help: ArgumentHelp("Comma list of scan passes to run instead of the planned ones (e.g. plain,invert,upscale-2).", valueName: "LIST"))
     var passes: String?
 
-    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("Stop starting new passes on an image after this many milliseconds (images: 1000; camera frames use one plain pass unless --passes is given).", valueName: "MS"))
+    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("Stop starting new passes on an image after this many milliseconds (images: 1000; camera frames: 30).", valueName: "MS"))
     var budgetMilliseconds: Int?
 
     @Flag(name: .customLong("add-ons"), help: "Report EAN-2/EAN-5 add-ons with their EAN-13.")
     var addOns = false
 
-    func validate() throws {
-        if images.isEmpty && cameras.isEmpty { throw ValidationError("give at least one --image FILE or --camera DEV") }
-        if !images.isEmpty && !cameras.isEmpty { throw ValidationError("give --image or --camera, not both") }
-        if let budgetMilliseconds, budgetMilliseconds < 0 { throw ValidationError("--budget-ms must not be negative") }
-        if cameras.isEmpty && (frames != nil || timeout != nil || untilFound || pixelFormat != nil || size != nil) {
-            throw ValidationError("--frames, --timeout, --until-found, --pixel-format and --size apply to --camera")
-        }
-        if let pixelFormat, PixelFormat(pixelFormat)?.lumaLayout == nil {
-            throw ValidationError("--pixel-format must be GREY, YUYV, NV12 or YU12")
-        }
-        if let size, Self.frameSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 640x480") }
-        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
-        if let timeout, !(timeout > 0 && timeout < 1e9) { throw ValidationError("--timeout must be a positive number of seconds") }
-        if !(repeatGap >= 0 && repeatGap < 1e9) { throw ValidationError("--repeat-gap must be a non-negative number of seconds") }
+    /// The parsed options as plain values; validating and running them is `ScanRequest`'s.
+    var request: ScanRequest {
+        ScanRequest(images: images, cameras: cameras, frames: frames, timeout: timeout, pixelFormat: pixelFormat, size: size,
+                    untilFound: untilFound, repeatGap: repeatGap, symbology: symbology, json: json, config: config,
+                    passes: passes, budgetMilliseconds: budgetMilliseconds, addOns: addOns)
     }
 
-    func run() throws {
-        let formats: Set<BarcodeFormat>
-        var passList: [ScanPass]? = nil
-        do throws(ScanError) {
-            formats = try symbology.map { (list) throws(ScanError) in try BarcodeFormat.parseList(list) } ?? Set(BarcodeFormat.allCases)
-            passList = try passes.map { (list) throws(ScanError) in
-                try list.split(separator: ",").map { (name) throws(ScanError) in try ScanPass(parsing: String(name)) }
-            }
-        } catch {
-            throw ValidationError(error.message)
-        }
-        let configFile = try ConfigFile.loadForCommand(explicitPath: config)
-        let classifier = configFile.classifier()
-        let printer = ResultPrinter(json: json)
-        if !cameras.isEmpty {
-            // Live frames: the camera preset (one cheap pass) unless passes or a budget are given.
-            var options = ReaderOptions.cameraFrame(formats: formats)
-            options.eanAddOns = addOns
-            if let passList { options.passes = passList; options.maxPasses = 64 }
-            if let budgetMilliseconds { options.timeBudget = .milliseconds(budgetMilliseconds) }
-            let override = CameraOverride(pixelFormat: pixelFormat.flatMap { PixelFormat($0) }, size: size.flatMap(Self.frameSize))
-            let scan = CameraScan(cameras: cameras, override: override, frameLimit: frames, timeLimit: timeout.map { .milliseconds(Int64($0 * 1000)) },
-                                  untilFound: untilFound, readerOptions: options, classifier: classifier, printer: printer,
-                                  settings: configFile.cameras, repeatGap: .milliseconds(Int64(repeatGap * 1000)))
-            let status = scan.run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        let options = ReaderOptions(formats: formats, eanAddOns: addOns, passes: passList,
-                                    timeBudget: .milliseconds(budgetMilliseconds ?? 1000))
-        let reader = try BarcodeReader(options: options)
+    func validate() throws { try request.validate() }
 
-        var sawUnreadable = false
-        var sawEmpty = false
-        for path in images {
-            let results: [ScanResult]
-            do {
-                let image = try ImageLoader.load(path: path)
-                results = try reader.read(image)
-            } catch {
-                sawUnreadable = true
-                printer.printError(file: path, message: "\(error)")
-                continue
-            }
-            if results.isEmpty {
-                sawEmpty = true
-                printer.printNoCode(file: path)
-            }
-            for result in results {
-                let record = ScanRecord(file: path, result: result, classification: classifier.classify(result))
-                printer.print(record)
-            }
-        }
-        if sawUnreadable { throw ExitCode(2) }
-        if sawEmpty { throw ExitCode(1) }
-    }
-
-    static func frameSize(_ text: String) -> FrameSize? {
-        let parts = text.split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else { return nil }
-        return FrameSize(width: w, height: h)
-    }
+    func run() throws { try request.run() }
 }
