@@ -22,20 +22,21 @@ public enum AESGCM {
             nonceBytes = try Random.bytes(nonceByteCount)
         }
 
-        let context = try newContext()
-        defer { EVP_CIPHER_CTX_free(context) }
-        try start(context, key, nonceBytes, EVP_EncryptInit_ex, "EVP_EncryptInit_ex")
-        try authenticate(aad, context, EVP_EncryptUpdate, "EVP_EncryptUpdate")
+        let ssl = try OpenSSL.library
+        let context = try newContext(ssl)
+        defer { ssl.cipherCtxFree(context) }
+        try start(context, key, nonceBytes, ssl, ssl.encryptInit, "EVP_EncryptInit_ex")
+        try authenticate(aad, context, ssl.encryptUpdate, "EVP_EncryptUpdate")
 
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
         let updated = plaintext.withUnsafeBytes { input in
-            ciphertext.withUnsafeMutableBytes { output in update(context, input, output, EVP_EncryptUpdate) }
+            ciphertext.withUnsafeMutableBytes { output in update(context, input, output, ssl.encryptUpdate) }
         }
         try OpenSSL.check(updated, "EVP_EncryptUpdate", "AES-256-GCM encryption failed")
-        try OpenSSL.check(finish(context, EVP_EncryptFinal_ex), "EVP_EncryptFinal_ex", "AES-256-GCM encryption failed")
+        try OpenSSL.check(finish(context, ssl.encryptFinal), "EVP_EncryptFinal_ex", "AES-256-GCM encryption failed")
 
         var tag = [UInt8](repeating: 0, count: tagByteCount)
-        let tagged = tag.withUnsafeMutableBytes { EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagByteCount), $0.baseAddress) }
+        let tagged = tag.withUnsafeMutableBytes { ssl.cipherCtxCtrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagByteCount), $0.baseAddress) }
         try OpenSSL.check(tagged, "EVP_CIPHER_CTX_ctrl", "could not read the AES-256-GCM tag")
         return try SealedBox(nonce: nonceBytes, ciphertext: ciphertext, tag: tag)
     }
@@ -45,14 +46,15 @@ public enum AESGCM {
     public static func open(_ box: SealedBox, using key: SymmetricKey,
                             authenticating aad: [UInt8]) throws(CryptoError) -> SecureBytes {
         // SealedBox's initialiser already enforced the sizes, so nothing is refused here.
-        let context = try newContext()
-        defer { EVP_CIPHER_CTX_free(context) }
-        try start(context, key, box.nonce, EVP_DecryptInit_ex, "EVP_DecryptInit_ex")
-        try authenticate(aad, context, EVP_DecryptUpdate, "EVP_DecryptUpdate")
+        let ssl = try OpenSSL.library
+        let context = try newContext(ssl)
+        defer { ssl.cipherCtxFree(context) }
+        try start(context, key, box.nonce, ssl, ssl.decryptInit, "EVP_DecryptInit_ex")
+        try authenticate(aad, context, ssl.decryptUpdate, "EVP_DecryptUpdate")
 
         var plaintext = SecureBytes(count: box.ciphertext.count)
         let updated = box.ciphertext.withUnsafeBytes { input in
-            plaintext.withUnsafeMutableBytes { output in update(context, input, output, EVP_DecryptUpdate) }
+            plaintext.withUnsafeMutableBytes { output in update(context, input, output, ssl.decryptUpdate) }
         }
         guard updated == 1 else {
             plaintext.zeroize()
@@ -60,14 +62,14 @@ public enum AESGCM {
         }
 
         var tag = box.tag
-        let tagSet = tag.withUnsafeMutableBytes { EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagByteCount), $0.baseAddress) }
+        let tagSet = tag.withUnsafeMutableBytes { ssl.cipherCtxCtrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagByteCount), $0.baseAddress) }
         guard tagSet == 1 else {
             plaintext.zeroize()
             throw OpenSSL.failure("EVP_CIPHER_CTX_ctrl", "could not set the AES-256-GCM tag")
         }
 
         // EVP_DecryptFinal_ex is where GCM compares tags; failure there is the forgery case.
-        guard finish(context, EVP_DecryptFinal_ex) == 1 else {
+        guard finish(context, ssl.decryptFinal) == 1 else {
             plaintext.zeroize()
             _ = OpenSSL.drainErrors()
             throw CryptoError(.authenticationFailure,
@@ -79,8 +81,8 @@ public enum AESGCM {
 
     /// EVP_CIPHER_CTX_new. EVP_CIPHER_CTX_free (deferred by every caller) also wipes the key
     /// schedule the context holds.
-    private static func newContext() throws(CryptoError) -> OpaquePointer {
-        try OpenSSL.nonNull(EVP_CIPHER_CTX_new(), "EVP_CIPHER_CTX_new", "could not create a cipher context")
+    private static func newContext(_ ssl: LibCrypto) throws(CryptoError) -> OpaquePointer {
+        try OpenSSL.nonNull(ssl.cipherCtxNew(), "EVP_CIPHER_CTX_new", "could not create a cipher context")
     }
 
     private typealias InitFunction = (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafePointer<UInt8>?,
@@ -88,10 +90,10 @@ public enum AESGCM {
 
     /// EVP_EncryptInit_ex / EVP_DecryptInit_ex with EVP_aes_256_gcm, whose default IV length is
     /// the 12 bytes `SealedBox` enforces.
-    private static func start(_ context: OpaquePointer, _ key: SymmetricKey, _ nonce: [UInt8],
+    private static func start(_ context: OpaquePointer, _ key: SymmetricKey, _ nonce: [UInt8], _ ssl: LibCrypto,
                               _ function: InitFunction, _ name: StaticString) throws(CryptoError) {
         let result = key.bytes.withUnsafeBytes { keyBytes in
-            function(context, EVP_aes_256_gcm(), nil, keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), nonce)
+            function(context, ssl.aes256GCM(), nil, keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), nonce)
         }
         try OpenSSL.check(result, name, "could not start AES-256-GCM")
     }

@@ -14,6 +14,7 @@ public enum CryptoErrorCode: String, Sendable, Hashable {
     case authenticationFailure
     /// A PEM key could not be read, is not RSA, or is shorter than 2048 bits.
     case invalidKey
-    /// OpenSSL returned an error; `context["openssl"]` has its error string.
+    /// OpenSSL returned an error (`context["openssl"]` has its error string), or libcrypto could
+    /// not be loaded (`context["function"]` is dlopen or dlsym, `context["dlerror"]` the reason).
     case libraryFailure
 }

@@ -15,10 +15,11 @@ public enum HKDF {
             throw CryptoError(.invalidLength, "HKDF-SHA256 output must be 1 to \(maxOutputByteCount) bytes, got \(outputByteCount)",
                               context: ["outputByteCount": "\(outputByteCount)"])
         }
-        let kdf = try OpenSSL.nonNull(EVP_KDF_fetch(nil, "HKDF", nil), "EVP_KDF_fetch", "OpenSSL has no HKDF implementation")
-        defer { EVP_KDF_free(kdf) }
-        let context = try OpenSSL.nonNull(EVP_KDF_CTX_new(kdf), "EVP_KDF_CTX_new", "could not create an HKDF context")
-        defer { EVP_KDF_CTX_free(context) }
+        let ssl = try OpenSSL.library
+        let kdf = try OpenSSL.nonNull(ssl.kdfFetch(nil, "HKDF", nil), "EVP_KDF_fetch", "OpenSSL has no HKDF implementation")
+        defer { ssl.kdfFree(kdf) }
+        let context = try OpenSSL.nonNull(ssl.kdfCtxNew(kdf), "EVP_KDF_CTX_new", "could not create an HKDF context")
+        defer { ssl.kdfCtxFree(context) }
 
         var output = SecureBytes(count: outputByteCount)
         let result = inputKeyMaterial.withUnsafeBytes { ikm in
@@ -26,14 +27,14 @@ public enum HKDF {
                 info.withUnsafeBytes { info in
                     output.withUnsafeMutableBytes { out in
                         var params = [
-                            utf8String(OSSLParamName.digest, OSSLParamName.sha256),
-                            octetString(OSSLParamName.key, ikm),
+                            utf8String(OSSLParamName.digest, OSSLParamName.sha256, ssl),
+                            octetString(OSSLParamName.key, ikm, ssl),
                         ]
                         // Absent rather than zero-length: OpenSSL then applies RFC 5869's defaults.
-                        if !salt.isEmpty { params.append(octetString(OSSLParamName.salt, salt)) }
-                        if !info.isEmpty { params.append(octetString(OSSLParamName.info, info)) }
-                        params.append(OSSL_PARAM_construct_end())
-                        return EVP_KDF_derive(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, &params)
+                        if !salt.isEmpty { params.append(octetString(OSSLParamName.salt, salt, ssl)) }
+                        if !info.isEmpty { params.append(octetString(OSSLParamName.info, info, ssl)) }
+                        params.append(ssl.paramEnd())
+                        return ssl.kdfDerive(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, &params)
                     }
                 }
             }
@@ -47,13 +48,13 @@ public enum HKDF {
 
     /// OSSL_PARAM_construct_utf8_string; a size of 0 makes OpenSSL use strlen. OpenSSL only reads
     /// the value, hence the `mutating` cast.
-    private static func utf8String(_ name: OSSLParamName, _ value: OSSLParamName) -> OSSL_PARAM {
-        OSSL_PARAM_construct_utf8_string(name.cString, UnsafeMutablePointer(mutating: value.cString), 0)
+    private static func utf8String(_ name: OSSLParamName, _ value: OSSLParamName, _ ssl: LibCrypto) -> OSSL_PARAM {
+        ssl.paramUTF8String(name.cString, UnsafeMutablePointer(mutating: value.cString), 0)
     }
 
     /// OSSL_PARAM_construct_octet_string. OpenSSL copies the bytes when the parameters are
     /// applied; it never writes through the pointer, hence the `mutating` cast.
-    private static func octetString(_ name: OSSLParamName, _ bytes: UnsafeRawBufferPointer) -> OSSL_PARAM {
-        OSSL_PARAM_construct_octet_string(name.cString, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    private static func octetString(_ name: OSSLParamName, _ bytes: UnsafeRawBufferPointer, _ ssl: LibCrypto) -> OSSL_PARAM {
+        ssl.paramOctetString(name.cString, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
     }
 }

@@ -9,23 +9,24 @@ enum PEMKeyReader {
 
     /// `read` runs PEM_read_bio_* on a BIO over `bytes`. The key must be RSA of >= 2048 bits.
     static func rsaKey(_ bytes: UnsafeRawBufferPointer, kind: String,
-                       _ read: (OpaquePointer) -> OpaquePointer?) throws(CryptoError) -> OpaquePointer {
+                       _ read: (LibCrypto, OpaquePointer) -> OpaquePointer?) throws(CryptoError) -> OpaquePointer {
         guard let base = bytes.baseAddress, bytes.count > 0, bytes.count < Int(Int32.max) else {
             throw CryptoError(.invalidKey, "The \(kind) PEM is empty.", context: ["kind": kind])
         }
-        let bio = try OpenSSL.nonNull(BIO_new_mem_buf(base, Int32(bytes.count)), "BIO_new_mem_buf", "could not wrap the PEM in a BIO")
-        defer { BIO_free(bio) }
-        guard let key = read(bio) else {
+        let ssl = try OpenSSL.library
+        let bio = try OpenSSL.nonNull(ssl.bioNewMemBuf(base, Int32(bytes.count)), "BIO_new_mem_buf", "could not wrap the PEM in a BIO")
+        defer { _ = ssl.bioFree(bio) }
+        guard let key = read(ssl, bio) else {
             // The queue names the PEM reason (no start line, bad base64, wrong type), never key bytes.
             throw CryptoError(.invalidKey, "The \(kind) is not a readable PEM key.", context: ["kind": kind, "openssl": OpenSSL.drainErrors()])
         }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else {
-            EVP_PKEY_free(key)
+        guard ssl.pkeyGetBaseID(key) == EVP_PKEY_RSA else {
+            ssl.pkeyFree(key)
             throw CryptoError(.invalidKey, "The \(kind) is not an RSA key.", context: ["kind": kind])
         }
-        let bits = EVP_PKEY_get_bits(key)
+        let bits = ssl.pkeyGetBits(key)
         guard bits >= minimumBits else {
-            EVP_PKEY_free(key)
+            ssl.pkeyFree(key)
             throw CryptoError(.invalidKey, "The \(kind) has \(bits) bits; RS256 needs at least \(minimumBits).",
                               context: ["kind": kind, "bits": String(bits)])
         }

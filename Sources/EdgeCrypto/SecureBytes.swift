@@ -1,6 +1,4 @@
-import CLibCrypto
-
-/// Bytes that hold secrets (keys, plaintext). The heap storage is wiped with OPENSSL_cleanse
+/// Bytes that hold secrets (keys, plaintext). The heap storage is wiped with explicit_bzero
 /// when the last copy goes away (VLT-7); printing, `dump` and string interpolation show only
 /// the byte count. Value semantics with copy-on-write; `==` is constant-time.
 ///
@@ -33,7 +31,7 @@ public struct SecureBytes: Sendable {
         return try storage.withUnsafeMutableBytes(body)
     }
 
-    /// Overwrites this value's bytes with zeros now (OPENSSL_cleanse), keeping `count`.
+    /// Overwrites this value's bytes with zeros now (explicit_bzero), keeping `count`.
     /// Other copies keep their bytes: shared storage is replaced, not wiped, and is wiped
     /// when its last other owner goes away.
     public mutating func zeroize() {
@@ -50,11 +48,13 @@ public struct SecureBytes: Sendable {
 }
 
 extension SecureBytes: Equatable {
-    /// Constant-time in the contents (CRYPTO_memcmp); the lengths are not secret.
+    /// Constant-time in the contents (CRYPTO_memcmp); the lengths are not secret. Stops the
+    /// process if libcrypto cannot be loaded (see `OpenSSL.essentialLibrary`).
     public static func == (lhs: SecureBytes, rhs: SecureBytes) -> Bool {
         guard lhs.count == rhs.count else { return false }
+        let ssl = OpenSSL.essentialLibrary
         return lhs.withUnsafeBytes { a in
-            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+            rhs.withUnsafeBytes { b in ssl.memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
         }
     }
 }

@@ -1,7 +1,15 @@
-import CLibCrypto
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The heap block behind `SecureBytes`. A class so the block has one owner whose `deinit`
-/// wipes it (OPENSSL_cleanse, which the optimiser may not remove) before freeing.
+/// wipes it (explicit_bzero, which the optimiser may not remove) before freeing.
+///
+/// Decision: libc's explicit_bzero rather than OPENSSL_cleanse (same guarantee, as EdgeTPM's
+/// `Zeroize`), so releasing secret bytes never loads libcrypto (it is dlopen'ed on first use,
+/// see `LibCrypto`) and cannot fail in a `deinit`.
 ///
 /// `@unchecked Sendable`: the bytes are only written while the storage is uniquely referenced
 /// (`SecureBytes` copies on write), so shared instances are read-only.
@@ -32,9 +40,14 @@ final class SecureBytesStorage: @unchecked Sendable {
         SecureBytesStorage(copying: UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
-    /// OPENSSL_cleanse: overwrites with zeros in a way the compiler cannot elide.
+    /// Overwrites with zeros in a way the compiler cannot elide.
     func cleanse() {
-        OPENSSL_cleanse(pointer, count)
+        guard count > 0 else { return }
+        #if canImport(Glibc)
+        explicit_bzero(pointer, count)
+        #else
+        _ = memset_s(pointer, count, 0, count)
+        #endif
     }
 
     // `self` is alive for the whole call, so the pointer cannot dangle inside `body`.

@@ -26,12 +26,13 @@ struct SealedBlob {
     var objectPrivate: TPM2B_PRIVATE
 
     func encoded() throws(TPMError) -> [UInt8] {
+        let tss = try TSS.library
         var bytes = Self.magic
         bytes.append(Self.currentVersion)
         bytes.append(contentsOf: Self.bigEndian(pcrs.mask))
-        bytes += try Self.marshal(primaryName, "Tss2_MU_TPM2B_NAME_Marshal", Tss2_MU_TPM2B_NAME_Marshal)
-        bytes += try Self.marshal(objectPublic, "Tss2_MU_TPM2B_PUBLIC_Marshal", Tss2_MU_TPM2B_PUBLIC_Marshal)
-        bytes += try Self.marshal(objectPrivate, "Tss2_MU_TPM2B_PRIVATE_Marshal", Tss2_MU_TPM2B_PRIVATE_Marshal)
+        bytes += try Self.marshal(primaryName, "Tss2_MU_TPM2B_NAME_Marshal", tss.marshalName)
+        bytes += try Self.marshal(objectPublic, "Tss2_MU_TPM2B_PUBLIC_Marshal", tss.marshalPublic)
+        bytes += try Self.marshal(objectPrivate, "Tss2_MU_TPM2B_PRIVATE_Marshal", tss.marshalPrivate)
         bytes.append(contentsOf: Self.bigEndian(CRC32.checksum(bytes)))
         return bytes
     }
@@ -58,12 +59,13 @@ struct SealedBlob {
         guard let pcrs = PCRSelection(mask: Self.readBigEndian(bytes, at: 5)) else {
             throw Self.corrupt("sealed TPM blob names PCRs outside 0...23", [:])
         }
+        let tss = try TSS.library
         var offset = 9
         let payload = Array(bytes[0..<body])
         self.pcrs = pcrs
-        primaryName = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_NAME_Unmarshal", Tss2_MU_TPM2B_NAME_Unmarshal)
-        objectPublic = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_PUBLIC_Unmarshal", Tss2_MU_TPM2B_PUBLIC_Unmarshal)
-        objectPrivate = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_PRIVATE_Unmarshal", Tss2_MU_TPM2B_PRIVATE_Unmarshal)
+        primaryName = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_NAME_Unmarshal", tss.unmarshalName)
+        objectPublic = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_PUBLIC_Unmarshal", tss.unmarshalPublic)
+        objectPrivate = try Self.unmarshal(payload, &offset, "Tss2_MU_TPM2B_PRIVATE_Unmarshal", tss.unmarshalPrivate)
         guard offset == body else {
             throw Self.corrupt("sealed TPM blob has trailing bytes", ["trailing": "\(body - offset)"])
         }

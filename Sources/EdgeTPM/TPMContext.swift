@@ -12,20 +12,24 @@ public final class TPMContext {
     public let tcti: String
     private let esys: OpaquePointer
     private let tctiContext: OpaquePointer
+    /// Loaded by the first context (`TSSLibrary`), then shared by every one.
+    private let tss: TSSLibrary
 
     /// The largest secret a TPM seals: MAX_SYM_DATA, 128 bytes in TPM 2.0 Part 2 (TPM2B_SENSITIVE_DATA).
     public static let maximumSecretSize = 128
 
     /// Opens the TCTI named by `tcti` (Tss2_TctiLdr_Initialize) and an ESAPI context on it
-    /// (Esys_Initialize). The string comes from configuration; nothing is read from the environment.
+    /// (Esys_Initialize); the first context loads the TSS libraries (`.tctiUnavailable` if they
+    /// are not installed). The string comes from configuration; nothing is read from the environment.
     public init(tcti: String = "device:/dev/tpmrm0") throws(TPMError) {
         guard !tcti.isEmpty else {
             // Tss2_TctiLdr treats "" as "probe the defaults", which would hide a configuration error.
             throw TPMError(.invalidArgument, "the TCTI configuration is empty")
         }
+        let tss = try TSS.library
         var loaded: OpaquePointer?
         try TSS.call("Tss2_TctiLdr_Initialize", .tctiUnavailable, "TPM not reachable through TCTI \"\(tcti)\"") {
-            Tss2_TctiLdr_Initialize(tcti, &loaded)
+            tss.tctiLdrInitialize(tcti, &loaded)
         }
         guard let loaded else {
             throw TPMError(.tctiUnavailable, "TPM not reachable through TCTI \"\(tcti)\"")
@@ -33,19 +37,20 @@ public final class TPMContext {
         var context: OpaquePointer?
         do {
             try TSS.call("Esys_Initialize", .tctiUnavailable, "cannot open ESAPI on TCTI \"\(tcti)\"") {
-                Esys_Initialize(&context, loaded, nil)
+                tss.esysInitialize(&context, loaded, nil)
             }
         } catch {
             var owned: OpaquePointer? = loaded
-            Tss2_TctiLdr_Finalize(&owned)
+            tss.tctiLdrFinalize(&owned)
             throw error
         }
         guard let context else {
             var owned: OpaquePointer? = loaded
-            Tss2_TctiLdr_Finalize(&owned)
+            tss.tctiLdrFinalize(&owned)
             throw TPMError(.tctiUnavailable, "cannot open ESAPI on TCTI \"\(tcti)\"")
         }
         self.tcti = tcti
+        self.tss = tss
         self.tctiContext = loaded
         self.esys = context
     }
@@ -53,9 +58,9 @@ public final class TPMContext {
     deinit {
         // ESAPI must go first: Esys_Finalize still uses the TCTI it was given.
         var context: OpaquePointer? = esys
-        Esys_Finalize(&context)
+        tss.esysFinalize(&context)
         var loaded: OpaquePointer? = tctiContext
-        Tss2_TctiLdr_Finalize(&loaded)
+        tss.tctiLdrFinalize(&loaded)
     }
 
     // MARK: - Public operations
@@ -94,11 +99,11 @@ public final class TPMContext {
         var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>?
         var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>?
         defer {
-            Esys_Free(outPrivate)
-            Esys_Free(outPublic)
+            tss.esysFree(outPrivate)
+            tss.esysFree(outPublic)
         }
         try TSS.call("Esys_Create", .sealFailure, "the TPM refused to seal the secret") {
-            Esys_Create(esys, primary, session, ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &template,
+            tss.esysCreate(esys, primary, session, ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &template,
                         &outsideInfo, &creationPCR, &outPrivate, &outPublic, nil, nil, nil)
         }
         guard let outPrivate, let outPublic else {
@@ -133,7 +138,7 @@ public final class TPMContext {
         var object = ESYS_TR(ESYS_TR_NONE)
         try TSS.call("Esys_Load", .unsealFailure, "the TPM could not load the sealed object",
                      classify: Self.classifyLoadFailure) {
-            Esys_Load(esys, primary, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &inPrivate, &inPublic, &object)
+            tss.esysLoad(esys, primary, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &inPrivate, &inPublic, &object)
         }
         defer { flush(object) }
 
@@ -150,11 +155,11 @@ public final class TPMContext {
             if let outData {
                 Zeroize.wipe(UnsafeMutableRawBufferPointer(start: outData, count: MemoryLayout<TPM2B_SENSITIVE_DATA>.size))
             }
-            Esys_Free(outData)
+            tss.esysFree(outData)
         }
         try TSS.call("Esys_Unseal", .unsealFailure, "the TPM refused to unseal the secret",
                      classify: Self.classifyUnsealFailure) {
-            Esys_Unseal(esys, object, session, ESYS_TR_NONE, ESYS_TR_NONE, &outData)
+            tss.esysUnseal(esys, object, session, ESYS_TR_NONE, ESYS_TR_NONE, &outData)
         }
         guard let outData else {
             throw TPMError(.unsealFailure, "Esys_Unseal returned no data", context: ["function": "Esys_Unseal"])
@@ -180,7 +185,7 @@ public final class TPMContext {
         // ESYS_TR_PCR0...ESYS_TR_PCR31 are consecutive.
         let pcr = ESYS_TR(ESYS_TR_PCR0) + ESYS_TR(index)
         try TSS.call("Esys_PCR_Extend", .commandFailure, "could not extend PCR \(index)") {
-            Esys_PCR_Extend(esys, pcr, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &values)
+            tss.esysPCRExtend(esys, pcr, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &values)
         }
     }
 
@@ -194,7 +199,7 @@ public final class TPMContext {
         var creationPCR = TPML_PCR_SELECTION()
         var primary = ESYS_TR(ESYS_TR_NONE)
         try TSS.call("Esys_CreatePrimary", failure, "could not create the TPM storage primary") {
-            Esys_CreatePrimary(esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+            tss.esysCreatePrimary(esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
                                &sensitive, &template, &outsideInfo, &creationPCR, &primary, nil, nil, nil, nil)
         }
         return primary
@@ -203,9 +208,9 @@ public final class TPMContext {
     /// Esys_TR_GetName: the object's Name (nameAlg || H(public area)), which identifies the primary.
     private func name(of handle: ESYS_TR, failure: TPMErrorCode) throws(TPMError) -> TPM2B_NAME {
         var name: UnsafeMutablePointer<TPM2B_NAME>?
-        defer { Esys_Free(name) }
+        defer { tss.esysFree(name) }
         try TSS.call("Esys_TR_GetName", failure, "could not read the TPM object's name") {
-            Esys_TR_GetName(esys, handle, &name)
+            tss.esysTRGetName(esys, handle, &name)
         }
         guard let name else {
             throw TPMError(failure, "Esys_TR_GetName returned no name", context: ["function": "Esys_TR_GetName"])
@@ -224,7 +229,7 @@ public final class TPMContext {
         var symmetric = cipher
         var session = ESYS_TR(ESYS_TR_NONE)
         try TSS.call("Esys_StartAuthSession", failure, "could not start a TPM session") {
-            Esys_StartAuthSession(esys, tpmKey, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+            tss.esysStartAuthSession(esys, tpmKey, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
                                   nil, type, &symmetric, TPMI_ALG_HASH(TPM2_ALG_SHA256), &session)
         }
         return session
@@ -234,7 +239,7 @@ public final class TPMContext {
     /// session behind ESAPI's back and the explicit flush stays the one place it ends.
     private func setAttributes(of session: ESYS_TR, _ encryption: TPMA_SESSION, failure: TPMErrorCode) throws(TPMError) {
         try TSS.call("Esys_TRSess_SetAttributes", failure, "could not configure the TPM session") {
-            Esys_TRSess_SetAttributes(esys, session, encryption | TPMA_SESSION(TPMA_SESSION_CONTINUESESSION), 0xFF)
+            tss.esysTRSessSetAttributes(esys, session, encryption | TPMA_SESSION(TPMA_SESSION_CONTINUESESSION), 0xFF)
         }
     }
 
@@ -244,7 +249,7 @@ public final class TPMContext {
         var current = TPM2B_DIGEST()
         var list = selection.list
         try TSS.call("Esys_PolicyPCR", failure, "could not apply the PCR policy") {
-            Esys_PolicyPCR(esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &current, &list)
+            tss.esysPolicyPCR(esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &current, &list)
         }
     }
 
@@ -255,9 +260,9 @@ public final class TPMContext {
         defer { flush(trial) }
         try policyPCR(trial, selection, failure: .sealFailure)
         var digest: UnsafeMutablePointer<TPM2B_DIGEST>?
-        defer { Esys_Free(digest) }
+        defer { tss.esysFree(digest) }
         try TSS.call("Esys_PolicyGetDigest", .sealFailure, "could not compute the PCR policy") {
-            Esys_PolicyGetDigest(esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest)
+            tss.esysPolicyGetDigest(esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest)
         }
         guard let digest else {
             throw TPMError(.sealFailure, "Esys_PolicyGetDigest returned no digest", context: ["function": "Esys_PolicyGetDigest"])
@@ -270,7 +275,7 @@ public final class TPMContext {
     private func flush(_ handle: ESYS_TR) {
         guard handle != ESYS_TR(ESYS_TR_NONE) else { return }
         _ = try? TSS.call("Esys_FlushContext", .commandFailure, "could not flush a TPM handle") {
-            Esys_FlushContext(esys, handle)
+            tss.esysFlushContext(esys, handle)
         }
     }
 

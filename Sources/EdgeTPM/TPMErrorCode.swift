@@ -5,7 +5,8 @@ import EdgeCore
 public typealias TPMError = CodedError<TPMErrorCode>
 
 public enum TPMErrorCode: String, Sendable, Hashable {
-    /// The TCTI could not be loaded or could not reach the TPM (no device, no socket).
+    /// The TCTI could not be loaded or could not reach the TPM (no device, no socket), or the
+    /// tpm2-tss libraries themselves are not installed (`context["function"]` dlopen or dlsym).
     case tctiUnavailable
     /// A TPM or ESAPI call failed while sealing.
     case sealFailure

@@ -40,8 +40,9 @@ struct TPMResponseCode: Sendable, Hashable {
     }
 
     /// `Tss2_RC_Decode` text. The C function returns a thread-local buffer, so it is copied at once.
+    /// A code only exists once a TSS call ran, so the library is loaded; if not, "unknown".
     var decoded: String {
-        guard let text = Tss2_RC_Decode(raw) else { return "unknown" }
+        guard case .success(let tss) = TSSLibrary.shared, let text = tss.rcDecode(raw) else { return "unknown" }
         return String(cString: text)
     }
 }

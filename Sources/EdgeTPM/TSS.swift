@@ -5,6 +5,12 @@ import CTSS
 /// function, the code in hex and its `Tss2_RC_Decode` text. `classify` lets a caller map
 /// specific TPM response codes (integrity, policy failure) to more precise error codes.
 enum TSS {
+    /// The tpm2-tss libraries, loaded on first use; a `.tctiUnavailable` naming the soname and
+    /// the Debian package when they cannot be loaded.
+    static var library: TSSLibrary {
+        get throws(TPMError) { try TSSLibrary.shared.get() }
+    }
+
     static func call(
         _ function: StaticString,
         _ failure: TPMErrorCode,

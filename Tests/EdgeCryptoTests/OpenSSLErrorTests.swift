@@ -1,14 +1,14 @@
 @testable import EdgeCrypto
-import CLibCrypto
 import XCTest
 
 /// The helper every OpenSSL call goes through, fed a real OpenSSL failure.
 final class OpenSSLErrorTests: XCTestCase {
-    func testNullResultBecomesLibraryFailureWithOpenSSLReason() {
-        ERR_clear_error()
+    func testNullResultBecomesLibraryFailureWithOpenSSLReason() throws {
+        let ssl = try OpenSSL.library
+        ssl.errClearError()
         do {
-            let kdf = try OpenSSL.nonNull(EVP_KDF_fetch(nil, "NO-SUCH-KDF", nil), "EVP_KDF_fetch", "no such KDF")
-            EVP_KDF_free(kdf)
+            let kdf = try OpenSSL.nonNull(ssl.kdfFetch(nil, "NO-SUCH-KDF", nil), "EVP_KDF_fetch", "no such KDF")
+            ssl.kdfFree(kdf)
             XCTFail("fetched a KDF that does not exist")
         } catch {
             XCTAssertEqual(error.code, .libraryFailure)
@@ -18,7 +18,7 @@ final class OpenSSLErrorTests: XCTestCase {
             XCTAssertTrue(reason.hasPrefix("error:"), reason)
             XCTAssertTrue(reason.contains("NO-SUCH-KDF") || reason.contains("unsupported"), reason)
         }
-        XCTAssertEqual(ERR_peek_error(), 0, "the error queue is drained")
+        XCTAssertEqual(ssl.errPeekError(), 0, "the error queue is drained")
     }
 
     func testCheckAcceptsOnlyOne() {
@@ -28,8 +28,8 @@ final class OpenSSLErrorTests: XCTestCase {
         }
     }
 
-    func testEmptyQueueIsSaidSo() {
-        ERR_clear_error()
+    func testEmptyQueueIsSaidSo() throws {
+        try OpenSSL.library.errClearError()
         XCTAssertEqual(OpenSSL.failure("f", "m").context["openssl"], "no OpenSSL error queued")
     }
 }
