@@ -18,8 +18,8 @@ public struct ReaderOptions: Sendable, Equatable {
     /// At most this many passes per image.
     public var maxPasses: Int
     /// Stop starting new passes once this much time has gone (the running pass finishes).
-    /// Decision: 1 s for still images, where a person waits for an answer; camera loops set
-    /// their own, shorter budget so frames do not pile up.
+    /// Decision: 1 s, where a person waits for an answer; the camera preset has only two
+    /// passes, so this bounds operator-given pass lists (`--passes`) on camera frames.
     public var timeBudget: Duration
     /// zbar scans every `scanDensity`-th row and column (ZBAR_CFG_X/Y_DENSITY). 1 reads the most;
     /// 2 halves the cost and still finds codes whose narrowest element is 2+ pixels.
@@ -45,11 +45,13 @@ public struct ReaderOptions: Sendable, Equatable {
     /// For live camera frames (SCN-12), at scan density 2: first only the regions that look like
     /// codes (`CodeRegionFinder`), then, when they held none, the whole frame. A camera delivers
     /// the same code again 30 ms later, so the heavier still-image passes are not worth their
-    /// time, while every frame's decode time adds to the latency of the next. Decision: a frame
-    /// without a code pays for both (the finder costs about a tenth of a whole-frame scan) so
-    /// that a code the finder misses is still read in the same frame.
+    /// time, while every frame's decode time adds to the latency of the next.
+    /// Decisions: a frame without a code pays for both passes (the finder costs about a tenth of
+    /// a whole-frame scan) so that a code the finder misses (one too large for it, close to the
+    /// lens) is still read in the same frame; and the whole-frame pass always runs after an
+    /// empty regions pass, whatever the time (the budget is the still images' 1 s): on a slow
+    /// CPU a budget cut there would leave such codes unread for good, not just late.
     public static func cameraFrame(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
-        ReaderOptions(formats: formats, passes: [ScanPass([.regions]), .plain], maxPasses: 2,
-                      timeBudget: .milliseconds(30), scanDensity: 2)
+        ReaderOptions(formats: formats, passes: [ScanPass([.regions]), .plain], maxPasses: 2, scanDensity: 2)
     }
 }

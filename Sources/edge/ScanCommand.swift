@@ -67,7 +67,7 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("passes"), help: ArgumentHelp("Comma list of scan passes to run instead of the planned ones (e.g. plain,invert,upscale-2).", valueName: "LIST"))
     var passes: String?
 
-    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("Stop starting new passes on an image after this many milliseconds (images: 1000; camera frames: 30).", valueName: "MS"))
+    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("Stop starting new passes on an image after this many milliseconds (default 1000).", valueName: "MS"))
     var budgetMilliseconds: Int?
 
     @Flag(name: .customLong("add-ons"), help: "Report EAN-2/EAN-5 add-ons with their EAN-13.")
