@@ -101,12 +101,17 @@ public enum FCMMessageBuilder {
                 ]),
             ]),
         ])
+        let document = JSONValue.object(["message": message])
         let bytes: [UInt8]
-        do {
-            bytes = try ContractCoding.encode(JSONValue.object(["message": message]))
-        } catch {
-            // JSONValue holds no floating-point values here, so encoding cannot fail; kept total.
-            throw FCMError(.invalidMessage, "The message could not be serialized.")
+        if let written = FCMJSONWriter.serialize(document) {
+            bytes = written
+        } else {
+            do {
+                bytes = try ContractCoding.encode(document)
+            } catch {
+                // JSONValue holds no floating-point values here, so encoding cannot fail; kept total.
+                throw FCMError(.invalidMessage, "The message could not be serialized.")
+            }
         }
         guard bytes.count <= FCMMessage.maxBytes else {
             throw FCMError(.messageTooLarge, "The message is \(bytes.count) bytes; FCM accepts at most \(FCMMessage.maxBytes).",

@@ -29,26 +29,17 @@ public actor PushRelay {
         Task { await self.signal() }
     }
 
-    /// One round: release, send until nothing due is left (a full batch means there may be
-    /// more), purge at most hourly. `onBatch` sees each batch's report as soon as its outcomes
-    /// are recorded. Returns the sum of the batch reports.
+    /// One round: release, send until nothing due is left (`PushSender.sendAllDue`: reading
+    /// `batch` at a time while earlier sends are still open), purge at most hourly. `onBatch`
+    /// sees each chunk's report as soon as its outcomes are recorded. Returns their sum.
     public func pass(batch: Int = 1000, onBatch: (@Sendable (PushSendReport) -> Void)? = nil) async throws(PushError) -> PushSendReport {
         let now = clock()
         _ = try store.releaseHeld(now: Int64(now))
-        var total = PushSendReport()
-        while true {
-            let report = try await sender.sendDue(limit: batch)
-            if let onBatch, report != PushSendReport() { onBatch(report) }
-            total.sent += report.sent
-            total.failed += report.failed
-            total.deferred += report.deferred
-            total.prunedTokens += report.prunedTokens
-            total.retired += report.retired
-            total.sentNotifications += report.sentNotifications
-            total.authenticationError = report.authenticationError ?? total.authenticationError
-            total.deferredReasons.merge(report.deferredReasons, uniquingKeysWith: +)
-            if report.sent + report.failed < batch { break }
+        var onSettled: (@Sendable (PushSendReport) -> Void)?
+        if let onBatch {
+            onSettled = { report in if report != PushSendReport() { onBatch(report) } }
         }
+        let total = try await sender.sendAllDue(batch: batch, onSettled: onSettled)
         if now - lastPurge >= 3600 {
             try store.purge(now: Int64(now))
             lastPurge = now

@@ -7,42 +7,25 @@
 public actor RateLimiter {
     public let limit: Int
     public let window: Double
-    private var tokens: Double
-    private var updatedAt: Double
+    private var bucket: TokenBucket
     private let clock: @Sendable () -> Double
 
     public init(limit: Int = 100, window: Double = 60, clock: @escaping @Sendable () -> Double = MonotonicClock.seconds) {
         self.limit = max(1, limit)
         self.window = window
         self.clock = clock
-        tokens = Double(max(1, limit))
-        updatedAt = clock()
+        bucket = TokenBucket(limit: limit, window: window, now: clock())
     }
 
     /// Takes a token, waiting as long as needed; throws CancellationError when cancelled while waiting.
     public func acquire() async throws {
-        while true {
-            refill()
-            if tokens >= 1 {
-                tokens -= 1
-                return
-            }
-            let wait = (1 - tokens) * window / Double(limit)
-            try await Task.sleep(nanoseconds: UInt64(max(wait, 0.001) * 1_000_000_000))
+        while !bucket.take(now: clock()) {
+            try await Task.sleep(nanoseconds: UInt64(max(bucket.wait, 0.001) * 1_000_000_000))
         }
     }
 
     /// Takes a token if one is there now.
     public func tryAcquire() -> Bool {
-        refill()
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
-    }
-
-    private func refill() {
-        let now = clock()
-        tokens = min(Double(limit), tokens + (now - updatedAt) * Double(limit) / window)
-        updatedAt = now
+        bucket.take(now: clock())
     }
 }

@@ -57,7 +57,7 @@ final class FCMClientTests: XCTestCase {
         harness.standin.backend.fcm.add(FCMFault(.quotaExceeded(retryAfter: "120")))
         let outcome = await client.send(try message(), projectID: FCMHarness.projectID)
         XCTAssertEqual(outcome, .retry(after: 120, reason: "QUOTA_EXCEEDED"))
-        let paused = await client.pause(for: FCMHarness.projectID)
+        let paused = client.pause(for: FCMHarness.projectID)
         XCTAssertNotNil(paused)
         // Another message to another token is not sent while the project is paused.
         let before = harness.standin.backend.fcm.received.count
@@ -90,7 +90,7 @@ final class FCMClientTests: XCTestCase {
         guard case .retry(let wait3, "UNAVAILABLE") = second else { return XCTFail("\(second)") }
         XCTAssertGreaterThan(wait3, wait0, "exponential")
         for failures in 0..<10 {
-            let delay = await client.retryDelay(failures: failures)
+            let delay = client.retryDelay(failures: failures)
             XCTAssertGreaterThanOrEqual(delay, 10)
         }
     }

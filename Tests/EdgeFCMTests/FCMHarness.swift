@@ -66,10 +66,38 @@ final class FCMHarness {
         return OAuthTokenSource(account: account ?? self.account, transport: transport, clock: { clock.now })
     }
 
-    func client(tokens: OAuthTokenSource? = nil) -> FCMClient {
+    /// An FCM client over the harness's transport, or over `transport` (a `CountingTransport`
+    /// around it) for the messages; tokens always come over the harness's own.
+    func client(tokens: OAuthTokenSource? = nil, transport: (any HTTPTransport)? = nil) -> FCMClient {
         let clock = clock
-        return FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport,
+        return FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport ?? self.transport,
                          tokens: tokens ?? tokenSource(), clock: { clock.now }, random: { 0.5 })
+    }
+}
+
+/// A transport that counts the requests open at once through it: the sender's in-flight cap
+/// (PSH-10) seen from the client side.
+final class CountingTransport: HTTPTransport {
+    private let inner: any HTTPTransport
+    private let counts = Mutex((open: 0, most: 0, total: 0))
+
+    init(_ inner: any HTTPTransport) {
+        self.inner = inner
+    }
+
+    /// The most requests that were open at once.
+    var most: Int { counts.withLock { $0.most } }
+    /// Every request sent through it.
+    var total: Int { counts.withLock { $0.total } }
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        counts.withLock { counts in
+            counts.total += 1
+            counts.open += 1
+            counts.most = max(counts.most, counts.open)
+        }
+        defer { counts.withLock { $0.open -= 1 } }
+        return try await inner.send(request)
     }
 }
 

@@ -86,6 +86,21 @@ final class FCMMessageBuilderTests: XCTestCase {
         }
     }
 
+    /// The builder writes its JSON without JSONEncoder (PushSender's hot path): the bytes must be
+    /// exactly what `ContractCoding` writes for the same document, escapes and key order included.
+    func testBodyBytesAreExactlyContractCodings() throws {
+        let awkward = "Say \"hi\" \\ back/slash \u{1}\u{8}\u{c}\n\r\t\u{1f}\u{7f} é 😀 \u{2028} </script>"
+        let (store, first) = try record(body: awkward)
+        let digestless = try store.accept(try PushNotification(userID: "user-2", type: .kpiAlert, priority: .normal, title: awkward,
+                                                               body: "", ttlSeconds: 60, createdAt: Self.noon), now: Self.noon).record
+        for (record, badge) in [(first, 0), (digestless, 12_345)] {
+            let built = try FCMMessageBuilder.message(for: record, token: "tok/\"en\"", badge: badge, now: Self.noon + 1)
+            let reference = try ContractCoding.encode(try ContractCoding.decode(JSONValue.self, from: built.body))
+            XCTAssertEqual(String(decoding: built.body, as: UTF8.self), String(decoding: reference, as: UTF8.self))
+            XCTAssertEqual(built.body, reference)
+        }
+    }
+
     func testCollapseIDFitsAPNsLimit() throws {
         let (_, record) = try record()
         XCTAssertLessThanOrEqual(record.tag.utf8.count, FCMMessageBuilder.maxCollapseIDBytes)

@@ -156,6 +156,44 @@ final class PushStoreTests: XCTestCase {
         XCTAssertEqual(next.digests.first?.tag, report.digests[1].tag)
     }
 
+    /// The sender reads on from a cursor while earlier reads are still being sent (PSH-10): each
+    /// due notification and digest is read once, in order, and retries are read back by target.
+    func testCursorReadsReturnEachDueItemOnceAndRetriesAreReadByTarget() throws {
+        let store = try openStore()
+        try store.savePreferences(PushPreferences(userID: "anna", overrideTypes: []), now: noon)
+        _ = try store.registerDevice(userID: "anna", token: "phone-a", platform: .android, now: noon)
+        // Three digests with jittered release times, then five notifications on their own.
+        try store.accept(note(.approvalPending, title: "Approve", at: night), now: night)
+        try store.accept(note(.assignmentCreated, title: "Assigned", at: night), now: night)
+        try store.accept(note(.kpiAlert, user: "ben", title: "Scan rate low", at: night), now: night)
+        var generator = SeededGenerator(seed: 3)
+        XCTAssertEqual(try store.releaseHeld(now: windowEnd, using: &generator).digests.count, 3)
+        let later = windowEnd + 300
+        let alone = try (0 ..< 5).map { try store.accept(note(.kpiAlert, title: "Alert \($0)", at: later), now: later).record.id }
+
+        var cursor = DispatchCursor()
+        var read: [PushTarget] = []
+        while true {
+            let page = try store.dueDispatches(now: later, limit: 2, after: cursor)
+            if page.isEmpty { break }
+            read += page.map(\.target)
+            cursor = cursor.advanced(past: page)
+        }
+        let digests = try store.dueDigests(now: later)
+        XCTAssertEqual(read.filter { if case .notification = $0 { true } else { false } }, alone.map { .notification($0) })
+        XCTAssertEqual(read.filter { if case .digest = $0 { true } else { false } }, digests.map { .digest($0.id) },
+                       "digests once each, in release order")
+        XCTAssertEqual(try store.dueDispatches(now: later, limit: 100, after: cursor), [])
+        XCTAssertEqual(try store.dueDispatches(now: later, limit: 100).count, 8, "from the start: everything still QUEUED")
+
+        // Read back by target: only what is still QUEUED (and, for digests, due).
+        try store.settle([PushSettlement(.notification(alone[0]), .sent)], now: later)
+        let back = try store.dispatches(for: [.notification(alone[0]), .notification(alone[3]), .digest(digests[0].id)], now: later)
+        XCTAssertEqual(back.map(\.target), [.notification(alone[3]), .digest(digests[0].id)])
+        XCTAssertEqual(back.first?.devices.map(\.token), ["phone-a"])
+        XCTAssertEqual(try store.dispatches(for: [.digest(digests[0].id)], now: windowEnd - 1), [], "a digest not yet due")
+    }
+
     func testJitterIsReproducibleWithASeed() throws {
         func releaseTimes() throws -> [Int64] {
             path = try makeDatabasePath(self)
