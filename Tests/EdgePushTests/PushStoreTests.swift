@@ -329,4 +329,15 @@ final class PushStoreTests: XCTestCase {
         }
         XCTAssertEqual(tables, ["push_badges", "push_devices", "push_digests", "push_notifications", "push_users"])
     }
+
+    func testTheDueReadUsesTheIndexOfRowsStillToSend() throws {
+        // Run at the start of every send pass: it must not walk the SENT history kept 90 days.
+        let store = try PushStore(database: EdgeDatabase(path: path), stationZone: "Europe/Berlin")
+        let plan = try store.database.dbWriter.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + PushStore.dueNotificationsSQL, arguments: [0, 1000])
+                .map { $0["detail"] as String? ?? "" }
+        }
+        XCTAssertTrue(plan.allSatisfy { $0.contains("push_notifications_queued") }, "\(plan)")
+    }
+
 }
