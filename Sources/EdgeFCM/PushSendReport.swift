@@ -23,3 +23,17 @@ public struct PushSendReport: Sendable, Hashable {
 
     public init() {}
 }
+
+extension PushSendReport {
+    /// Adds `other`'s counts, tokens, ids and reasons to this report.
+    public mutating func add(_ other: PushSendReport) {
+        sent += other.sent
+        failed += other.failed
+        deferred += other.deferred
+        prunedTokens += other.prunedTokens
+        retired += other.retired
+        sentNotifications += other.sentNotifications
+        authenticationError = other.authenticationError ?? authenticationError
+        deferredReasons.merge(other.deferredReasons, uniquingKeysWith: +)
+    }
+}

@@ -463,17 +463,3 @@ public actor PushSender {
         return allowed
     }
 }
-
-extension PushSendReport {
-    /// Adds `other`'s counts, tokens, ids and reasons to this report.
-    mutating func add(_ other: PushSendReport) {
-        sent += other.sent
-        failed += other.failed
-        deferred += other.deferred
-        prunedTokens += other.prunedTokens
-        retired += other.retired
-        sentNotifications += other.sentNotifications
-        authenticationError = other.authenticationError ?? authenticationError
-        deferredReasons.merge(other.deferredReasons, uniquingKeysWith: +)
-    }
-}
