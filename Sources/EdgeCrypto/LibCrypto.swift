@@ -1,4 +1,5 @@
 import CLibCrypto
+import EdgeCore
 import Glibc
 
 /// OpenSSL's libcrypto, loaded with `dlopen` the first time EdgeCrypto needs it, and the
@@ -86,28 +87,15 @@ struct LibCrypto: @unchecked Sendable {
 
     /// `soname` is a parameter only so a test can show what a missing library reports.
     static func load(soname: String = soname) -> Result<LibCrypto, CryptoError> {
-        // RTLD_LOCAL: OpenSSL's symbols stay out of the global namespace; RTLD_NOW: a missing
-        // symbol fails here, once, not in the middle of a seal.
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown"
-            return .failure(CryptoError(.libraryFailure, "The crypto library \(soname) could not be loaded; install Debian's \(debianPackage).",
-                                        context: ["function": "dlopen", "library": soname, "dlerror": reason]))
-        }
         do {
-            return .success(try LibCrypto(handle: handle, soname: soname))
+            return .success(try LibCrypto(try SharedLibrary(soname, role: "crypto library", package: debianPackage, code: .libraryFailure)))
         } catch {
             return .failure(error)
         }
     }
 
-    private init(handle: UnsafeMutableRawPointer, soname: String) throws(CryptoError) {
-        func resolve<F>(_ name: String) throws(CryptoError) -> F {
-            guard let pointer = dlsym(handle, name) else {
-                throw CryptoError(.libraryFailure, "The crypto library \(soname) lacks \(name); it is not OpenSSL 3.",
-                                  context: ["function": "dlsym", "library": soname, "symbol": name])
-            }
-            return unsafeBitCast(pointer, to: F.self)
-        }
+    private init(_ library: SharedLibrary<CryptoErrorCode>) throws(CryptoError) {
+        func resolve<F>(_ name: String) throws(CryptoError) -> F { try library.function(name, why: "it is not OpenSSL 3") }
         cipherCtxNew = try resolve("EVP_CIPHER_CTX_new")
         cipherCtxFree = try resolve("EVP_CIPHER_CTX_free")
         cipherCtxCtrl = try resolve("EVP_CIPHER_CTX_ctrl")

@@ -1,4 +1,5 @@
 import CCurl
+import EdgeCore
 import Glibc
 
 /// libcurl, loaded with `dlopen` the first time the transport is created, and the functions
@@ -46,28 +47,15 @@ struct CurlLibrary: @unchecked Sendable {
     static let shared: Result<CurlLibrary, TransportError> = load()
 
     static func load() -> Result<CurlLibrary, TransportError> {
-        // RTLD_LOCAL: curl's symbols stay out of the global namespace; RTLD_NOW: a missing
-        // symbol fails here, once, not in the middle of a request.
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown"
-            return .failure(TransportError(.internalFailure, "The HTTP library \(soname) could not be loaded; install Debian's libcurl4.",
-                                           context: ["function": "dlopen", "dlerror": reason]))
-        }
         do {
-            return .success(try CurlLibrary(handle: handle))
+            return .success(try CurlLibrary(try SharedLibrary(soname, role: "HTTP library", package: "libcurl4", code: .internalFailure)))
         } catch {
             return .failure(error)
         }
     }
 
-    private init(handle: UnsafeMutableRawPointer) throws(TransportError) {
-        func resolve<F>(_ name: String) throws(TransportError) -> F {
-            guard let pointer = dlsym(handle, name) else {
-                throw TransportError(.internalFailure, "The HTTP library \(CurlLibrary.soname) lacks \(name); it is too old.",
-                                     context: ["function": "dlsym", "symbol": name])
-            }
-            return unsafeBitCast(pointer, to: F.self)
-        }
+    private init(_ library: SharedLibrary<TransportErrorCode>) throws(TransportError) {
+        func resolve<F>(_ name: String) throws(TransportError) -> F { try library.function(name) }
         globalInit = try resolve("curl_global_init")
         easyInit = try resolve("curl_easy_init")
         easyCleanup = try resolve("curl_easy_cleanup")

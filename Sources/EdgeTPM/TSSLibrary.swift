@@ -1,4 +1,5 @@
 import CTSS
+import EdgeCore
 import Glibc
 
 /// The tpm2-tss libraries (ESAPI, the TCTI loader, response-code decoding, marshalling), loaded
@@ -77,44 +78,27 @@ struct TSSLibrary: @unchecked Sendable {
     /// The sonames are parameters only so a test can show what a missing library reports.
     static func load(esys: String = esysSoname, tctiLoader: String = tctiLoaderSoname,
                      responseCodes: String = responseCodeSoname, marshal: String = marshalSoname) -> Result<TSSLibrary, TPMError> {
+        // `.tctiUnavailable`, which the vault reports as "TPM unavailable": without the TSS
+        // there is no way to reach the TPM.
+        func open(_ soname: String, package: String) throws(TPMError) -> SharedLibrary<TPMErrorCode> {
+            try SharedLibrary(soname, role: "TPM library", package: package, code: .tctiUnavailable)
+        }
         do {
             return .success(try TSSLibrary(
-                esys: (try open(esys, package: "libtss2-esys-3.0.2-0"), esys),
-                tctiLoader: (try open(tctiLoader, package: "libtss2-tctildr0"), tctiLoader),
-                responseCodes: (try open(responseCodes, package: "libtss2-rc0"), responseCodes),
-                marshal: (try open(marshal, package: "libtss2-mu0"), marshal)))
+                esys: try open(esys, package: "libtss2-esys-3.0.2-0"),
+                tctiLoader: try open(tctiLoader, package: "libtss2-tctildr0"),
+                responseCodes: try open(responseCodes, package: "libtss2-rc0"),
+                marshal: try open(marshal, package: "libtss2-mu0")))
         } catch {
             return .failure(error)
         }
     }
 
-    /// `.tctiUnavailable`, which the vault reports as "TPM unavailable": without the TSS there
-    /// is no way to reach the TPM.
-    private static func open(_ soname: String, package: String) throws(TPMError) -> UnsafeMutableRawPointer {
-        // RTLD_LOCAL: the TSS's symbols stay out of the global namespace; RTLD_NOW: a missing
-        // symbol fails here, once, not in the middle of a seal.
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown"
-            throw TPMError(.tctiUnavailable, "The TPM library \(soname) could not be loaded; install Debian's \(package).",
-                           context: ["function": "dlopen", "library": soname, "dlerror": reason])
-        }
-        return handle
-    }
-
-    /// A loaded library and the soname it was loaded by, for error messages.
-    private typealias Loaded = (handle: UnsafeMutableRawPointer, soname: String)
-
-    private init(esys: Loaded, tctiLoader: Loaded, responseCodes: Loaded, marshal: Loaded) throws(TPMError) {
-        func resolve<F>(_ name: String, in library: Loaded) throws(TPMError) -> F {
-            guard let pointer = dlsym(library.handle, name) else {
-                throw TPMError(.tctiUnavailable, "The TPM library \(library.soname) lacks \(name); it is too old.",
-                               context: ["function": "dlsym", "library": library.soname, "symbol": name])
-            }
-            return unsafeBitCast(pointer, to: F.self)
-        }
-        func tctiLoaderFunction<F>(_ name: String) throws(TPMError) -> F { try resolve(name, in: tctiLoader) }
-        func esysFunction<F>(_ name: String) throws(TPMError) -> F { try resolve(name, in: esys) }
-        func marshalFunction<F>(_ name: String) throws(TPMError) -> F { try resolve(name, in: marshal) }
+    private init(esys: SharedLibrary<TPMErrorCode>, tctiLoader: SharedLibrary<TPMErrorCode>,
+                 responseCodes: SharedLibrary<TPMErrorCode>, marshal: SharedLibrary<TPMErrorCode>) throws(TPMError) {
+        func tctiLoaderFunction<F>(_ name: String) throws(TPMError) -> F { try tctiLoader.function(name) }
+        func esysFunction<F>(_ name: String) throws(TPMError) -> F { try esys.function(name) }
+        func marshalFunction<F>(_ name: String) throws(TPMError) -> F { try marshal.function(name) }
 
         tctiLdrInitialize = try tctiLoaderFunction("Tss2_TctiLdr_Initialize")
         tctiLdrFinalize = try tctiLoaderFunction("Tss2_TctiLdr_Finalize")
@@ -134,7 +118,7 @@ struct TSSLibrary: @unchecked Sendable {
         esysPolicyGetDigest = try esysFunction("Esys_PolicyGetDigest")
         esysFlushContext = try esysFunction("Esys_FlushContext")
 
-        rcDecode = try resolve("Tss2_RC_Decode", in: responseCodes)
+        rcDecode = try responseCodes.function("Tss2_RC_Decode")
         marshalName = try marshalFunction("Tss2_MU_TPM2B_NAME_Marshal")
         unmarshalName = try marshalFunction("Tss2_MU_TPM2B_NAME_Unmarshal")
         marshalPublic = try marshalFunction("Tss2_MU_TPM2B_PUBLIC_Marshal")
