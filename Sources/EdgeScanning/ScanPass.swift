@@ -62,7 +62,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
 
     /// Applies the steps; returns no image when a step has nothing to add (e.g. stretching a
     /// full-range image), so the pass is skipped rather than repeating an earlier one, and
-    /// several when a step offers candidates (rectification).
+    /// several when a step offers candidates (rectification, regions), each with the scan lines
+    /// zbar needs on it.
     func apply(to image: GrayImage) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
         var current = image
         var map = PointMap.identity
@@ -100,9 +101,11 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 // many that they cover most of the image): the pass has nothing to add.
                 guard let regions = current.withView({ CodeRegionFinder().regions(in: $0) }), !regions.isEmpty else { return [] }
                 let rest = ScanPass(Array(steps[(index + 1)...]))
+                // A later rotation turns the bars: the region's scan direction no longer holds.
+                let turned = rest.steps.contains { if case .rotate = $0 { return true } else { return false } }
                 return regions.flatMap { r in
                     let crop = current.withView { $0.cropped(x: r.x, y: r.y, width: r.width, height: r.height) }
-                    return rest.apply(to: crop).map { ($0.image, map.after(.translate(r.x, r.y)).appending($0.map), r.lines) }
+                    return rest.apply(to: crop).map { ($0.image, map.after(.translate(r.x, r.y)).appending($0.map), turned ? .both : r.lines) }
                 }
             case .rectify:
                 // Several candidate warps; each continues through the remaining steps.
