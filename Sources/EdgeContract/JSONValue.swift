@@ -14,7 +14,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case bool(Bool)
     case null
 
+    /// Decision: a string is tried first. JSONDecoder never reads a string as another type or
+    /// another type as a string, so the order does not change any value, but every miss costs
+    /// an error built with its coding path: tried last, strings (most of a message's values)
+    /// cost five misses each. Measured in the FCM stand-in (Benchmarks section 6): 46 % of its
+    /// CPU at saturation, ~245 -> ~165 µs a message with strings first.
     public init(from decoder: any Decoder) throws {
+        if let string = try? decoder.singleValueContainer().decode(String.self) {
+            self = .string(string)
+            return
+        }
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [String: JSONValue] = [:]
             for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
@@ -34,10 +43,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .bool(bool)
         } else if let integer = try? value.decode(Int64.self) {
             self = .integer(integer)
-        } else if let number = try? value.decode(Double.self) {
-            self = .number(number)
         } else {
-            self = .string(try value.decode(String.self))
+            self = .number(try value.decode(Double.self))
         }
     }
 

@@ -101,6 +101,6 @@ extension FCMStandin {
     /// The field FCM would refuse `body` for (INVALID_ARGUMENT), nil when it would accept it;
     /// the same check `messages:send` runs, for tests of the rules themselves.
     public static func violation(body: [UInt8]) -> String? {
-        StandinBackend.violation(document: StringFirstJSON.decode(body), bytes: body.count)?.field
+        StandinBackend.violation(document: try? ContractCoding.decode(JSONValue.self, from: body), bytes: body.count)?.field
     }
 }

@@ -64,7 +64,7 @@ extension StandinBackend {
         let authorized = fcm.state.withLock { state in
             request.bearerToken.flatMap { state.tokens[$0] }.map { $0 > now } ?? false
         }
-        let document = StringFirstJSON.decode(request.body)
+        let document = try? ContractCoding.decode(JSONValue.self, from: request.body)
         let message = document?["message"]
         func answer(_ reply: StandinReply, error: String?) -> StandinReply {
             fcm.state.withLock { state in
