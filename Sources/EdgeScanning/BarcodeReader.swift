@@ -33,10 +33,17 @@ public final class BarcodeReader {
                 zbar.setDensity(density, lines: .both)
                 scans.append((restoringFNC4(try zbar.scan(view), in: view), .identity))
             } else {
-                // Transforms need an owned, packed copy; make it once for all passes.
-                if owned == nil { owned = view.copy() }
-                guard let source = owned else { continue }
-                for (image, map, lines) in pass.apply(to: source) {
+                let images: [(image: GrayImage, map: PointMap, lines: ScanLines)]
+                if pass.steps.first == .regions {
+                    // Crops come straight from the caller's view.
+                    images = ScanPass(Array(pass.steps.dropFirst())).applyInRegions(of: view)
+                } else {
+                    // Transforms need an owned, packed copy; make it once for all passes.
+                    if owned == nil { owned = view.copy() }
+                    guard let source = owned else { continue }
+                    images = pass.apply(to: source)
+                }
+                for (image, map, lines) in images {
                     zbar.setDensity(density, lines: lines)
                     let symbols = try zbar.scan(image)
                     scans.append((image.withView { restoringFNC4(symbols, in: $0) }, map))

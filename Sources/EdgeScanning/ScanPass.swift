@@ -60,6 +60,20 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// The zbar scan density for this pass: 2 when sparse, else the reader's.
     func scanDensity(_ readerDensity: Int) -> Int { steps.contains(.sparse) ? max(2, readerDensity) : readerDensity }
 
+    /// This pass's steps applied to each region `CodeRegionFinder` marks in `view`, cropped
+    /// straight from it (the camera preset's first pass needs no copy of the whole frame); none
+    /// when it marks none, or so many that they cover most of the image.
+    func applyInRegions(of view: ImageView) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
+        guard let regions = CodeRegionFinder().regions(in: view), !regions.isEmpty else { return [] }
+        // A later rotation turns the bars: the region's scan direction no longer holds.
+        let turned = steps.contains { if case .rotate = $0 { return true } else { return false } }
+        return regions.flatMap { r in
+            apply(to: view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)).map {
+                ($0.image, PointMap.identity.after(.translate(r.x, r.y)).appending($0.map), turned ? .both : r.lines)
+            }
+        }
+    }
+
     /// Applies the steps; returns no image when a step has nothing to add (e.g. stretching a
     /// full-range image), so the pass is skipped rather than repeating an earlier one, and
     /// several when a step offers candidates (rectification, regions), each with the scan lines
@@ -97,16 +111,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .sharpen:
                 next = current.withView { $0.sharpened() }
             case .regions:
-                // Several crops; each continues through the remaining steps. None found (or so
-                // many that they cover most of the image): the pass has nothing to add.
-                guard let regions = current.withView({ CodeRegionFinder().regions(in: $0) }), !regions.isEmpty else { return [] }
                 let rest = ScanPass(Array(steps[(index + 1)...]))
-                // A later rotation turns the bars: the region's scan direction no longer holds.
-                let turned = rest.steps.contains { if case .rotate = $0 { return true } else { return false } }
-                return regions.flatMap { r in
-                    let crop = current.withView { $0.cropped(x: r.x, y: r.y, width: r.width, height: r.height) }
-                    return rest.apply(to: crop).map { ($0.image, map.after(.translate(r.x, r.y)).appending($0.map), turned ? .both : r.lines) }
-                }
+                return current.withView { rest.applyInRegions(of: $0) }.map { ($0.image, map.appending($0.map), $0.lines) }
             case .rectify:
                 // Several candidate warps; each continues through the remaining steps.
                 let rest = ScanPass(Array(steps[(index + 1)...]))
