@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The agent's /metrics (AGT-7): swift-metrics' API over a Prometheus registry per agent.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -40,7 +43,7 @@ let package = Package(
 
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore"),
-        .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG"]),
+        .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG", "EdgeCore"]),
         .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
         // V4L2 capture through libv4l2 (HW-1..4): the ioctl seam, sessions, hot-plug supervision.
@@ -59,6 +62,16 @@ let package = Package(
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // The FCM HTTP v1 client (PSH-7..10): messages, OAuth2 service-account tokens, error taxonomy, sender.
         .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeSync", "EdgePush", "EdgeContract"]),
+        // The station (AGT-1..8): configuration, buildAgent and the services it composes.
+        .target(name: "EdgeAgent", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeCapture", "EdgeCrypto",
+                                                  "EdgeVault", "EdgeStore", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM",
+                                                  .product(name: "GRDB", package: "GRDB.swift"),
+                                                  .product(name: "Logging", package: "swift-log"),
+                                                  .product(name: "Metrics", package: "swift-metrics"),
+                                                  .product(name: "Prometheus", package: "swift-prometheus"),
+                                                  .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                  .product(name: "UnixSignals", package: "swift-service-lifecycle")]),
         .target(name: "EdgeStandin", dependencies: ["EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -74,7 +87,7 @@ let package = Package(
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract", "EdgeCapture",
-            "EdgePush", "EdgeFCM",
+            "EdgePush", "EdgeFCM", "EdgeAgent",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -105,6 +118,12 @@ let package = Package(
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
         // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
         // node (the vivid VM, .ci/vivid-vm).
+        // The whole agent through buildAgent against the stand-in on 127.0.0.1, frames replayed from images.
+        .testTarget(name: "EdgeAgentTests", dependencies: ["EdgeAgent", "EdgeStandin", "EdgeTestSupport", "EdgeStore", "EdgeSync", "EdgeContract",
+                                                           "EdgeImaging", "EdgeCapture", "EdgeVault", "EdgePush",
+                                                           .product(name: "GRDB", package: "GRDB.swift"),
+                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,7 @@ extension CodedError where Code == StoreErrorCode {
     /// Wraps whatever a GRDB call threw: a StoreError passes through; SQLite's "corrupt" and
     /// "not a database" become `.corrupt` (an operator must act on those), anything else
     /// `.databaseFailure`.
-    static func wrapping(_ error: any Error, _ action: String, path: String) -> StoreError {
+    public static func wrapping(_ error: any Error, _ action: String, path: String) -> StoreError {
         if let storeError = error as? StoreError { return storeError }
         var context = ["path": path, "action": action, "sqlite": String(describing: error)]
         if let databaseError = error as? DatabaseError {

@@ -151,6 +151,32 @@ enum StoreMigrations {
             // at the start of every pass. Partial: it holds only the rows still to send.
             try db.execute(sql: "CREATE INDEX push_notifications_queued ON push_notifications(id) WHERE status = 'QUEUED' AND digest_id IS NULL")
         }
+        migrator.registerMigration("v5") { db in
+            // Camera reads that passed the repeat filter (AGT-4). `text` is NULL for linking
+            // codes (ENR-8): they are kept as `masked` and a keyed hash only. `outbox_id` names
+            // the entry written in the same transaction when the class syncs.
+            try db.execute(sql: """
+                CREATE TABLE scan_events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    camera TEXT NOT NULL,
+                    captured_at REAL NOT NULL,
+                    symbology TEXT NOT NULL,
+                    class TEXT NOT NULL,
+                    valid INTEGER NOT NULL,
+                    latency_ms REAL NOT NULL,
+                    payload_key TEXT,
+                    text TEXT,
+                    masked TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    outbox_id INTEGER
+                );
+                CREATE INDEX scan_events_captured ON scan_events(captured_at);
+
+                -- AGT-6: a keyed hash of the token that was rejected; a hold is released when
+                -- the vault holds a different token for the credential. NULL: released by hand.
+                ALTER TABLE credential_holds ADD COLUMN token_fingerprint TEXT;
+                """)
+        }
         return migrator
     }
 }

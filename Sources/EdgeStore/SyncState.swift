@@ -96,14 +96,16 @@ public struct SyncState: Sendable {
 
     // MARK: Credential holds
 
-    public func hold(credential: String, reason: String, now: Double) throws(StoreError) {
+    /// Holds a credential's entries. `tokenFingerprint` (a keyed hash, never the token) lets the
+    /// sender release the hold once the vault holds a different token (AGT-6).
+    public func hold(credential: String, reason: String, tokenFingerprint: String? = nil, now: Double) throws(StoreError) {
         try Outbox.validateName(credential, field: "credential")
         try database.perform("hold a credential's entries") {
             try database.dbWriter.write { db in
                 try db.execute(sql: """
-                    INSERT INTO credential_holds (credential, reason, since) VALUES (?, ?, ?)
-                    ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason
-                    """, arguments: [credential, reason, now])
+                    INSERT INTO credential_holds (credential, reason, since, token_fingerprint) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason, token_fingerprint = excluded.token_fingerprint
+                    """, arguments: [credential, reason, now, tokenFingerprint])
             }
         }
     }

@@ -1,3 +1,4 @@
+import EdgeCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import EdgeCore
 import CCurl
 import Glibc
 

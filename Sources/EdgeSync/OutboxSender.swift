@@ -52,10 +52,11 @@ public actor OutboxSender {
     /// Sends until cancelled: drains what is due, then looks again every `pollSeconds`. While
     /// paused it resumes on a connectivity change or when the pause runs out; after a 426 it
     /// sends nothing more as this version.
-    public func run() async {
+    public func run(onDrain: (@Sendable (DrainReport) -> Void)? = nil) async {
         var lastOutcome: DrainReport.Outcome?
         while !Task.isCancelled {
             let report = await drain(manual: false)
+            onDrain?(report)
             if report.outcome != lastOutcome {
                 log(report)
                 lastOutcome = report.outcome
@@ -85,6 +86,7 @@ public actor OutboxSender {
                 try outbox.makeAllDue(now: now)
                 quietUntil = 0
             }
+            try await releaseRenewedCredentials()
             let sender = try state.sender()
             if sender.upgradeRequired(appVersion: configuration.identity.appVersion) {
                 report.outcome = .upgradeRequired(message: sender.upgradeMessage ?? "The backend requires a newer version of edge.")
@@ -240,7 +242,8 @@ public actor OutboxSender {
                 report.retried += 1
             case .revoked(let reason):
                 let credential = entry.credential ?? Outbox.stationCredential
-                try state.hold(credential: credential, reason: reason, now: now)
+                let fingerprint = try? await tokens.fingerprint(for: entry.credential)
+                try state.hold(credential: credential, reason: reason, tokenFingerprint: fingerprint ?? nil, now: now)
                 try outbox.retryLater(id: id, owner: owner, at: now, error: "held: " + reason, countAttempt: false)
                 logger.warning("credential rejected; its entries are held", metadata: ["credential": "\(credential)", "status": "\(status)"])
                 report.held += 1
@@ -260,6 +263,20 @@ public actor OutboxSender {
             try state.recordSuccess(now: now)
             logger.notice("entry dead-lettered", metadata: ["stream": "\(entry.stream)", "sequence": "\(entry.sequence)", "reason": "\(reason)"])
             report.deadLettered += 1
+        }
+    }
+
+    /// AGT-6: a hold whose credential now has a different token in the vault is released, so a
+    /// station given a new token sends again without an operator. Holds without a fingerprint
+    /// (the enrollment capability's) are left alone.
+    private func releaseRenewedCredentials() async throws {
+        for hold in try state.holds() {
+            guard let rejected = hold.tokenFingerprint else { continue }
+            let credential = hold.credential == Outbox.stationCredential ? nil : hold.credential
+            guard let current = try? await tokens.fingerprint(for: credential), current != rejected else { continue }
+            if try state.release(credential: hold.credential) {
+                logger.notice("a new token for a held credential arrived; its entries are sent again", metadata: ["credential": "\(hold.credential)"])
+            }
         }
     }
 

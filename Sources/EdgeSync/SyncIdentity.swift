@@ -36,7 +36,7 @@ public struct SyncIdentity: Sendable, Hashable {
         SyncIdentity(deviceID: deviceID, appVersion: appVersion, osVersion: osVersion(), timezone: ianaTimezone())
     }
 
-    static func osVersion() -> String {
+    public static func osVersion() -> String {
         if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
                 let value = String(line.dropFirst("PRETTY_NAME=".count).filter { $0 != "\"" && $0 != "'" })
@@ -53,7 +53,7 @@ public struct SyncIdentity: Sendable, Hashable {
 
     /// Decision: a zone the station cannot name is sent as "UTC", which the backend can always
     /// parse; timestamps carry their own offset anyway (SYN-10).
-    static func ianaTimezone() -> String {
+    public static func ianaTimezone() -> String {
         if let tz = ProcessInfo.processInfo.environment["TZ"], let zone = zoneName(tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
             return zone
         }

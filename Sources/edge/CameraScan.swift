@@ -1,3 +1,4 @@
+import EdgeAgent
 import Dispatch
 import EdgeCapture
 import EdgePayloads

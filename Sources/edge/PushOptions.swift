@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeAgent
 import EdgeFCM
 import EdgePush
 import EdgeStore
@@ -7,7 +8,7 @@ import FoundationEssentials
 import Glibc
 
 /// Where `edge push` finds its configuration and database: the same database as the sync core
-/// (--database, $EDGE_DATABASE, sync.database, /var/lib/edge/edge.sqlite).
+/// (--database, then as `edge run`: $EDGE_DATABASE, sync.database, <state dir>/edge.sqlite).
 struct PushOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: ArgumentHelp("Station configuration (edge.json).", valueName: "FILE"))
     var config: String?
@@ -21,10 +22,9 @@ struct PushOptions: ParsableArguments {
 
     /// The push store; a database or zone error is one line on stderr and exit status 2.
     func openStore(_ file: ConfigFile) throws -> PushStore {
-        let env = ProcessInfo.processInfo.environment["EDGE_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
-        let path = database ?? env ?? file.sync?.database ?? SyncSettings.defaultDatabase
+        let path = database ?? StationPaths.resolve(file.station).database
         do {
-            return try PushStore(database: try EdgeDatabase(path: path), stationZone: Self.stationZone(file.push))
+            return try PushStore(database: try EdgeDatabase(path: path), stationZone: StationParts.stationZone(file.push))
         } catch let error as StoreError {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)
@@ -32,27 +32,6 @@ struct PushOptions: ParsableArguments {
             Output.stderr("edge: push.station_zone: \(error.message)")
             throw ExitCode(2)
         }
-    }
-
-    /// push.station_zone, else the system's zone: the target of /etc/localtime below a zoneinfo
-    /// directory (how Debian sets it), else /etc/timezone, else UTC.
-    static func stationZone(_ settings: PushSettings?) -> String {
-        if let zone = settings?.stationZone { return zone }
-        var buffer = [CChar](repeating: 0, count: 512)
-        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        if n > 0 {
-            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let range = target.range(of: "zoneinfo/") {
-                let name = String(target[range.upperBound...])
-                if (try? TimeZoneDatabase.validate(name)) != nil { return name }
-            }
-        }
-        if let data = FileManager.default.contents(atPath: "/etc/timezone"),
-           let name = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-           (try? TimeZoneDatabase.validate(name)) != nil {
-            return name
-        }
-        return "UTC"
     }
 
     /// Runs a push store call; an error is one line on stderr and `status` (1 for refused input,

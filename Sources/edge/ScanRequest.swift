@@ -1,3 +1,4 @@
+import EdgeAgent
 import ArgumentParser
 import EdgeCapture
 import EdgeImaging

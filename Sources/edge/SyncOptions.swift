@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeAgent
 import EdgeStore
 import EdgeSync
 import FoundationEssentials
@@ -30,9 +31,12 @@ struct SyncOptions: ParsableArguments {
         return settings
     }
 
+    /// --database, then as `edge run` (StationPaths): $EDGE_DATABASE, sync.database, <state dir>/edge.sqlite.
     func databasePath(_ settings: SyncSettings?) -> String {
-        let env = ProcessInfo.processInfo.environment["EDGE_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
-        return database ?? env ?? settings?.database ?? SyncSettings.defaultDatabase
+        if let database { return database }
+        var station = (try? StationConfiguration.load(explicitPath: config)) ?? StationConfiguration()
+        station.sync = settings
+        return StationPaths.resolve(station).database
     }
 
     /// Opens the outbox; a store error is one line on stderr and exit status 2.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeAgent
 import Dispatch
 import EdgeContract
 import EdgePush
@@ -41,53 +42,55 @@ struct SyncRunCommand: BridgedAsyncCommand {
         let settings = try options.requiredSettings(file)
         let outbox = try options.openOutbox(settings)
         // With a push section, pulled notifications and confirmed GRNs feed the relay (PSH-1,
-        // RCV-7) in the same transactions; `edge push run` or the agent sends them.
-        var pushIntake: PushIntake?
+        // RCV-7) in the same transactions, routed as the agent routes them (AGT-5).
+        let router = ChangeRouter()
+        let pushed = Mutex(PushIntakeReport())
         if let push = file.push {
             do throws(PushError) {
-                pushIntake = PushIntake(store: try PushStore(database: outbox.database, stationZone: PushOptions.stationZone(push)),
+                let intake = PushIntake(store: try PushStore(database: outbox.database, stationZone: StationParts.stationZone(push)),
                                         receivingTeam: push.receivingTeam)
+                StationParts.registerPushIntake(intake, on: router) { report in
+                    pushed.withLock { total in
+                        total.notifications += report.notifications
+                        total.badgeEvents += report.badgeEvents
+                        total.refused += report.refused
+                    }
+                }
             } catch {
                 Output.stderr("edge: push.station_zone: \(error.message)")
                 throw ExitCode(2)
             }
         }
-        let intake = pushIntake
         let state = SyncState(database: outbox.database)
         let lock: SenderLock
         do {
             lock = try SenderLock(databasePath: outbox.database.path)
         } catch where error.code == .senderBusy {
-            try? state.resume(now: Date().timeIntervalSince1970)
+            do {
+                try state.resume(now: Date().timeIntervalSince1970)
+            } catch {
+                Output.stderr("edge: another edge process is sending from \(outbox.database.path), and its pause could not be lifted: \(error.message)")
+                throw ExitCode(2)
+            }
             Output.stdout("another edge process is sending from \(outbox.database.path); any pause was lifted so it sends now")
             return
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)
         }
-        let vault = try self.vault.open()
+        let vault = StationVault(try self.vault.open())
         let deviceID = try VaultCommand.run { () throws(VaultError) in try vault.deviceID() }
-        let identity = SyncIdentity.current(deviceID: deviceID, appVersion: EdgeVersion.current)
+        let identity = StationParts.identity(deviceID: deviceID, push: file.push)
         let transport: CurlTransport
         do {
-            transport = try CurlTransport(options: TransportOptions(connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
-                                                                    pinnedPublicKeys: settings.pins, caFile: settings.caFile,
-                                                                    userAgent: "edge/" + EdgeVersion.current))
+            transport = try StationParts.syncTransport(settings)
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)
         }
         defer { transport.shutdown() }
         let tokens = VaultTokenProvider(vault: vault, stationSecret: settings.tokenSecret)
-        var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
-        configuration.requestsPerMinute = settings.requestsPerMinute
-        if let intake {
-            configuration.onDelivered = { db, entry in
-                guard entry.kind == OutboxRequestBuilder.grnConfirmKind else { return }
-                try intake.grnConfirmed(db, payload: entry.payload, now: Int64(Date().timeIntervalSince1970))
-            }
-        }
-        let sender = OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration)
+        let sender = StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: settings, identity: identity, router: router)
 
         if watch {
             try await Self.untilSignalled { await sender.run() }
@@ -102,27 +105,17 @@ struct SyncRunCommand: BridgedAsyncCommand {
             }
         }
         Output.stdout(Self.summary(report))
+        if case .storeFailed = report.outcome {
+            // The database failing is not "entries remain": the operator must look at it.
+            throw ExitCode(2)
+        }
         if !noPull, case .idle = report.outcome {
-            let puller = SyncPuller(outbox: outbox, transport: transport, tokens: tokens, baseURL: settings.baseURL, identity: identity)
             do throws(SyncError) {
-                let pushed = Mutex(PushIntakeReport())
-                let pulled = try await puller.pull { db, changes in
-                    let now = Date().timeIntervalSince1970
-                    for change in changes {
-                        try state.storePulledChange(db, id: change.id, stream: change.stream, kind: change.kind,
-                                                    payload: try ContractCoding.encode(change.payload), changedAt: change.changedAt, now: now)
-                    }
-                    if let report = try intake?.apply(db, changes, now: Int64(now)) {
-                        pushed.withLock { total in
-                            total.notifications += report.notifications
-                            total.badgeEvents += report.badgeEvents
-                            total.refused += report.refused
-                        }
-                    }
-                }
+                let pulled = try await StationParts.pull(outbox: outbox, transport: transport, tokens: tokens, settings: settings,
+                                                         identity: identity, router: router)
                 Output.stdout("pulled \(pulled.changes) changes in \(pulled.pages) pages")
                 let push = pushed.withLock { $0 }
-                if intake != nil, push != PushIntakeReport() {
+                if file.push != nil, push != PushIntakeReport() {
                     Output.stdout("push: \(push.notifications) notifications recorded, \(push.badgeEvents) badge events")
                     for refusal in push.refused { Output.stderr("edge: pulled change refused by the push relay: \(Output.printable(refusal))") }
                 }

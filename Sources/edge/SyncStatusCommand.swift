@@ -73,7 +73,7 @@ struct SyncStatusCommand: ParsableCommand {
             Output.stdout(line)
         }
         for hold in d.holds {
-            Output.stdout("held: entries for \(Output.printable(hold.credential)) wait since \(hold.since): \(Output.printable(hold.reason))")
+            Output.stdout("held: entries for \(Output.printable(hold.credential)) wait since \(hold.since): \(Output.printable(hold.reason)); release with `edge sync release \(Output.printable(hold.credential))`" + " (or put a new token for it in the vault)")
         }
         if !d.deadLetters.isEmpty {
             Output.stdout("dead letters: \(d.deadLetters.count) (send again with `edge sync requeue ID`)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeAgent
 import EdgeCrypto
 import EdgeVault
 import FoundationEssentials
@@ -20,7 +21,7 @@ struct VaultCommand: ParsableCommand {
     )
 
     struct Location: ParsableArguments {
-        @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then /var/lib/edge/vault).", valueName: "DIR"))
+        @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then the state directory's vault/, as for `edge run`).", valueName: "DIR"))
         var dir: String?
 
         @Option(name: .customLong("backend"), help: ArgumentHelp("keyfile, tpm2, keyfile+tpm2 or auto.", valueName: "NAME"))
@@ -43,7 +44,7 @@ struct VaultCommand: ParsableCommand {
 
         func open() throws -> Vault {
             let env = ProcessInfo.processInfo.environment
-            let directory = dir ?? env["EDGE_VAULT_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/var/lib/edge/vault"
+            let directory = dir ?? StationPaths.resolve(StationConfiguration()).vaultDirectory
             let tcti = tcti ?? env["EDGE_TCTI"].flatMap { $0.isEmpty ? nil : $0 } ?? "device:/dev/tpmrm0"
             // tpm2-tss logs its own errors to stderr unless told otherwise; edge reports TPM
             // failures itself, in one line. An operator's own TSS2_LOG setting wins.

@@ -1,17 +1,18 @@
 import Glibc
 
-/// A value behind a `pthread_mutex_t`.
+/// A value behind a `pthread_mutex_t`: the project's one lock type for values that closures and
+/// classes share (a `Mutex` cannot be captured or stored in a copyable value).
 ///
 /// Decision: not `Synchronization.Mutex`. On Linux that lock is a futex whose fast path lives in
 /// the (uninstrumented) toolchain library, so ThreadSanitizer cannot see it and reports every
 /// access under it as a race; a pthread mutex is intercepted by TSan, which keeps
 /// `swift test --sanitize=thread` meaningful for the transport's threads.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -23,7 +24,7 @@ final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout Value) throws(Never) -> Result) -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws(Never) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body(&value)

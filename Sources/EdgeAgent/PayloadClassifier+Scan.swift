@@ -4,7 +4,7 @@ import EdgeScanning
 extension PayloadClassifier {
     /// Classifies a decoded code (SCN-6). QR payloads that were not valid UTF-8 are classified
     /// from their raw bytes, so a hostile byte string cannot pose as clean text.
-    func classify(_ result: ScanResult) -> Classification {
+    public func classify(_ result: ScanResult) -> Classification {
         // A fragment of a structured-append message must not pass for a whole payload (a PO
         // number or linking code cut short would still look like one).
         if result.partialSequence {
@@ -20,7 +20,7 @@ extension PayloadClassifier {
 }
 
 extension Symbology {
-    init(_ format: BarcodeFormat) {
+    public init(_ format: BarcodeFormat) {
         switch format {
         case .qr: self = .qr
         case .code128: self = .code128

@@ -3,21 +3,22 @@ import FoundationEssentials
 
 /// One entry of edge.json's `cameras` section (HW-4): capture settings and controls for a
 /// camera model, keyed by USB vendor:product. See models/edge-config.schema.json.
-struct CameraSettings: Decodable, Sendable, Equatable {
-    let usb: String
-    let format: String?
-    let width: Int?
-    let height: Int?
-    let buffers: Int?
+public struct CameraSettings: Decodable, Sendable, Equatable {
+    public let usb: String
+    public let format: String?
+    public let width: Int?
+    public let height: Int?
+    public let buffers: Int?
     /// Control name (as `edge cameras --controls`/v4l2-ctl print it) → value.
-    let controls: [String: Int]?
+    public let controls: [String: Int]?
 
-    /// The configuration for a camera of this model, starting from the defaults.
-    func configuration() throws(ConfigError) -> CaptureConfiguration {
+    /// The configuration for a camera of this model, starting from the defaults. `keyPath` is
+    /// where the entry sits in edge.json, for the message.
+    public func configuration(keyPath: String) throws(StationConfigurationError) -> CaptureConfiguration {
         var configuration = CaptureConfiguration()
         if let format {
             guard let pixel = PixelFormat(format) else {
-                throw ConfigError(code: .invalid, message: "cameras[\(usb)]: format \(format) is not a fourcc", path: "")
+                throw StationConfigurationError(.invalid, keyPath: keyPath + ".format", "\(format) is not a fourcc")
             }
             configuration.preferredFormats = [pixel]
         }
@@ -27,13 +28,13 @@ struct CameraSettings: Decodable, Sendable, Equatable {
         do {
             try configuration.validate()
         } catch {
-            throw ConfigError(code: .invalid, message: "cameras[\(usb)]: \(error.message)", path: "")
+            throw StationConfigurationError(.invalid, keyPath: keyPath, error.message)
         }
         return configuration
     }
 
     /// The settings for `identity`'s model, else the defaults.
-    static func configuration(for identity: CameraIdentity, in settings: [String: CaptureConfiguration]) -> CaptureConfiguration {
+    public static func configuration(for identity: CameraIdentity, in settings: [String: CaptureConfiguration]) -> CaptureConfiguration {
         identity.usbID.flatMap { settings[$0] } ?? CaptureConfiguration()
     }
 }

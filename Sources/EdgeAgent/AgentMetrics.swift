@@ -1,0 +1,91 @@
+import CoreMetrics
+import EdgeFCM
+import EdgeSync
+
+import Prometheus
+
+/// The agent's metrics (AGT-7), written through swift-metrics' API into one Prometheus registry
+/// per agent and rendered in the text exposition format for /metrics.
+///
+/// Decision: the factory is passed to each metric rather than bootstrapped into the global
+/// `MetricsSystem`, so every agent (and every test building one) has its own registry and a
+/// library's metrics cannot leak into the station's.
+public final class AgentMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Decode and frame-to-event times are milliseconds, not the seconds an HTTP server sees.
+        let fine: [Duration] = [1, 2, 4, 8, 16, 33, 66, 100, 250, 500, 1000, 5000].map { .milliseconds($0) }
+        factory.durationHistogramBuckets = ["edge_decode_seconds": fine, "edge_frame_to_event_seconds": fine]
+        self.factory = factory
+    }
+
+    /// The exposition text.
+    public func render() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(8192)
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    /// The handles one camera service updates on every frame, made once.
+    public func camera(_ name: String) -> CameraMetrics {
+        let dimensions = [("camera", name)]
+        return CameraMetrics(frames: CoreMetrics.Counter(label: "edge_frames_total", dimensions: dimensions, factory: factory),
+                             decodeTime: CoreMetrics.Timer(label: "edge_decode_seconds", dimensions: dimensions, factory: factory),
+                             frameToEvent: CoreMetrics.Timer(label: "edge_frame_to_event_seconds", dimensions: dimensions, factory: factory),
+                             up: CoreMetrics.Gauge(label: "edge_camera_up", dimensions: dimensions, factory: factory),
+                             factory: factory, camera: name)
+    }
+
+    /// One drain of the outbox: each settled entry by its answer class.
+    public func recordDrain(_ report: DrainReport) {
+        for (answer, count) in [("sent", report.sent - report.duplicates), ("duplicate", report.duplicates), ("retry", report.retried),
+                                ("conflict", report.conflicts), ("dead_letter", report.deadLettered), ("held", report.held)] where count > 0 {
+            CoreMetrics.Counter(label: "edge_sync_sends_total", dimensions: [("answer", answer)], factory: factory).increment(by: count)
+        }
+    }
+
+    public func recordPull(changes: Int, failed: Bool) {
+        CoreMetrics.Counter(label: "edge_sync_pulls_total", dimensions: [("result", failed ? "failed" : "ok")], factory: factory).increment()
+        if changes > 0 { CoreMetrics.Counter(label: "edge_sync_pulled_changes_total", factory: factory).increment(by: changes) }
+    }
+
+    public func setOutbox(depth: Int, oldestAge: Double?, heldCredentials: Int) {
+        CoreMetrics.Gauge(label: "edge_outbox_depth", factory: factory).record(depth)
+        CoreMetrics.Gauge(label: "edge_outbox_oldest_age_seconds", factory: factory).record(oldestAge ?? 0)
+        CoreMetrics.Gauge(label: "edge_outbox_held_credentials", factory: factory).record(heldCredentials)
+    }
+
+    /// One batch of the push relay: sends, failures, and deferrals by reason.
+    public func recordPush(_ report: PushSendReport) {
+        if report.sent > 0 { CoreMetrics.Counter(label: "edge_push_sends_total", dimensions: [("result", "sent")], factory: factory).increment(by: report.sent) }
+        if report.failed > 0 { CoreMetrics.Counter(label: "edge_push_sends_total", dimensions: [("result", "failed")], factory: factory).increment(by: report.failed) }
+        for (reason, count) in report.deferredReasons where count > 0 {
+            CoreMetrics.Counter(label: "edge_push_failures_total", dimensions: [("reason", reason)], factory: factory).increment(by: count)
+        }
+    }
+
+    public func setPush(held: Int, queued: Int) {
+        CoreMetrics.Gauge(label: "edge_push_held", factory: factory).record(held)
+        CoreMetrics.Gauge(label: "edge_push_queued", factory: factory).record(queued)
+    }
+}
+
+/// The per-camera handles (AGT-7): frames, decode time, frame-to-event latency, up/down, events.
+public struct CameraMetrics: Sendable {
+    let frames: CoreMetrics.Counter
+    let decodeTime: CoreMetrics.Timer
+    let frameToEvent: CoreMetrics.Timer
+    let up: CoreMetrics.Gauge
+    let factory: PrometheusMetricsFactory
+    let camera: String
+
+    func event(className: String, action: String) {
+        CoreMetrics.Counter(label: "edge_scan_events_total", dimensions: [("camera", camera), ("class", className), ("action", action)],
+                factory: factory).increment()
+    }
+}

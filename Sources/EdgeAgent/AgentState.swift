@@ -1,0 +1,68 @@
+import FoundationEssentials
+import Synchronization
+
+/// What the running agent knows about its parts, for `edge status` and the log (AGT-1, AGT-7):
+/// each part is running, waiting (and why: no camera, no backend, no TPM) or stopped.
+public final class AgentState: Sendable {
+    public enum PartState: String, Sendable, Codable {
+        case starting, running, waiting, failed, stopped
+    }
+
+    public struct Part: Sendable, Codable, Equatable {
+        public var state: PartState
+        /// Why it is waiting or failed; never a secret.
+        public var reason: String?
+        /// Unix seconds of the last change.
+        public var since: Double
+    }
+
+    public struct Camera: Sendable, Codable, Equatable {
+        public var name: String
+        public var device: String
+        public var up: Bool
+        public var detail: String?
+        public var frames: Int
+        public var events: Int
+        /// Unix seconds of the last event.
+        public var lastEventAt: Double?
+        /// What the last event showed (a linking code masked).
+        public var lastEvent: String?
+    }
+
+    public struct Snapshot: Sendable, Codable, Equatable {
+        public var parts: [String: Part] = [:]
+        public var cameras: [String: Camera] = [:]
+        public var lastPullAt: Double?
+        public var lastPullError: String?
+        /// Configuration changes that take effect only at the next start (SIGHUP).
+        public var restartPending: [String] = []
+        public var configurationLoadedAt: Double?
+        public var lastReloadError: String?
+        /// Where /metrics is served, once listening.
+        public var metricsAddress: String?
+    }
+
+    private let snapshot = Mutex(Snapshot())
+    /// Called after every change (the status file writer), outside the lock.
+    private let onChange: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+
+    public init() {}
+
+    public var current: Snapshot { snapshot.withLock { $0 } }
+
+    public func observe(_ body: @escaping @Sendable () -> Void) {
+        onChange.withLock { $0 = body }
+    }
+
+    public func update(_ body: (inout Snapshot) -> Void) {
+        snapshot.withLock { body(&$0) }
+        onChange.withLock { $0 }?()
+    }
+
+    public func setPart(_ name: String, _ state: PartState, reason: String? = nil) {
+        update { snapshot in
+            if snapshot.parts[name]?.state == state && snapshot.parts[name]?.reason == reason { return }
+            snapshot.parts[name] = Part(state: state, reason: reason, since: Date().timeIntervalSince1970)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import EdgeCore
+import FoundationEssentials
+import Glibc
+import ServiceLifecycle
+
+/// What the running agent publishes for `edge status` (AGT-7): its parts, cameras and vault, in
+/// `<state>/agent-status.json`, rewritten (temporary file + rename) at most once a second when
+/// something changed, and once more as stopped at shutdown.
+///
+/// Decision: a file rather than a query to the agent, so `edge status` works the same whether
+/// the agent runs, hangs or is gone (the pid tells which), and needs no socket or port.
+public struct AgentStatusFile: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var running: Bool
+    public var startedAt: Double
+    public var updatedAt: Double
+    public var configuration: String?
+    public var vaultBackend: String?
+    public var vaultReason: String?
+    public var vaultError: String?
+    public var snapshot: AgentState.Snapshot
+
+    public static func read(_ path: String) -> AgentStatusFile? {
+        guard let bytes = try? PosixFile.readAll(path: path, maxBytes: 1 << 20, allowSpecial: false) else { return nil }
+        return try? JSONDecoder().decode(AgentStatusFile.self, from: Data(bytes))
+    }
+
+    /// Whether the process that wrote it still runs.
+    public var processAlive: Bool {
+        running && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    func write(to path: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return }
+        let temporary = path + ".tmp"
+        // Best effort: status is advisory and rebuilt every second; the database holds the truth.
+        if (try? data.write(to: URL(fileURLWithPath: temporary))) != nil {
+            _ = rename(temporary, path)
+        }
+    }
+}
+
+/// Keeps `AgentStatusFile` current while the agent runs.
+struct AgentStatusService: Service {
+    let path: String
+    let state: AgentState
+    let base: AgentStatusFile
+
+    func run() async throws {
+        var last: AgentState.Snapshot?
+        var file = base
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let snapshot = state.current
+            if snapshot != last {
+                file.snapshot = snapshot
+                file.updatedAt = Date().timeIntervalSince1970
+                file.write(to: path)
+                last = snapshot
+            }
+            await Task.sleepUnlessShuttingDown(for: .seconds(1))
+        }
+        file.snapshot = state.current
+        file.running = false
+        file.updatedAt = Date().timeIntervalSince1970
+        file.write(to: path)
+    }
+}

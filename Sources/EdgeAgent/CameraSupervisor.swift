@@ -1,0 +1,205 @@
+import Dispatch
+import EdgePayloads
+import EdgeScanning
+import EdgeStore
+import FoundationEssentials
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Runs one scanning loop per configured camera (AGT-1, AGT-4): frames from a `FrameSource` on
+/// the camera's own thread, decoded, passed through the repeat filter (SCN-7), classified and
+/// recorded as scan events. `apply` (SIGHUP) stops cameras that were removed or changed and
+/// starts new ones; a camera whose entry did not change keeps streaming.
+public final class CameraSupervisor: Service, Sendable {
+    /// What a camera loop reads for each frame; replaced whole on reload.
+    public struct Context: Sendable {
+        public var classifier: PayloadClassifier
+        public var policy: ScanEventPolicy
+        public var repeatGap: Duration
+    }
+
+    private let recorder: ScanEventRecorder
+    private let makeSource: @Sendable (StationCamera) -> any FrameSource
+    private let metrics: AgentMetrics
+    private let state: AgentState
+    private let logger: Logger
+    private let context: Mutex<Context>
+    private let running = Mutex<[String: RunningCamera]>([:])
+    private let wanted: Mutex<[StationCamera]>
+    private let readerOptions: ReaderOptions
+
+    public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
+                logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
+                makeSource: @escaping @Sendable (StationCamera) -> any FrameSource) {
+        self.recorder = recorder
+        self.makeSource = makeSource
+        self.metrics = metrics
+        self.state = state
+        self.logger = logger
+        self.context = Mutex(context)
+        self.wanted = Mutex(cameras)
+        self.readerOptions = readerOptions
+    }
+
+    public func run() async throws {
+        await apply(cameras: wanted.withLock { $0 }, context: nil)
+        // Runs until graceful shutdown (or cancellation), then stops taking frames: each loop
+        // finishes the frame and the transaction in flight before it returns.
+        try? await gracefulShutdown()
+        let all = running.withLock { running in defer { running = [:] }; return Array(running.values) }
+        for camera in all { camera.stop.set() }
+        for camera in all { await camera.finished.value }
+    }
+
+    /// Reload: new context for every camera, and the camera set made equal to `cameras`.
+    public func apply(cameras: [StationCamera], context newContext: Context?) async {
+        if let newContext { context.withLock { $0 = newContext } }
+        wanted.withLock { $0 = cameras }
+        let (stopped, started) = running.withLock { running -> ([RunningCamera], [StationCamera]) in
+            var stopped: [RunningCamera] = []
+            let byName = Dictionary(cameras.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for (name, camera) in running where byName[name] != camera.camera {
+                stopped.append(camera)
+                running[name] = nil
+            }
+            let started = cameras.filter { running[$0.name] == nil }
+            for camera in started { running[camera.name] = start(camera) }
+            return (stopped, started)
+        }
+        for camera in stopped {
+            camera.stop.set()
+            await camera.finished.value
+            if !cameras.contains(where: { $0.name == camera.camera.name }) {
+                state.update { $0.cameras[camera.camera.name] = nil }
+            }
+            logger.info("camera stopped", metadata: ["event": "camera.stopped", "camera": "\(camera.camera.name)"])
+        }
+        for camera in started {
+            logger.info("camera started", metadata: ["event": "camera.started", "camera": "\(camera.name)", "device": "\(camera.device)"])
+        }
+    }
+
+    private func start(_ camera: StationCamera) -> RunningCamera {
+        let stop = StopFlag()
+        let finished = Task.detached { [self] in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Capture blocks in poll: its own thread, not the cooperative pool's.
+                let thread = DispatchQueue(label: "edge.camera." + camera.name)
+                thread.async {
+                    // The source is made on the thread that uses it and never leaves it.
+                    self.loop(camera, source: self.makeSource(camera), stop: stop)
+                    continuation.resume()
+                }
+            }
+        }
+        return RunningCamera(camera: camera, stop: stop, finished: finished)
+    }
+
+    /// One camera's loop, on its own thread.
+    private func loop(_ camera: StationCamera, source: any FrameSource, stop: StopFlag) {
+        let clock = ContinuousClock()
+        let handles = metrics.camera(camera.name)
+        state.update { $0.cameras[camera.name] = AgentState.Camera(name: camera.name, device: camera.device, up: false, detail: "starting",
+                                                                   frames: 0, events: 0) }
+        let reader: BarcodeReader
+        do {
+            reader = try BarcodeReader(options: readerOptions)
+        } catch {
+            state.update { $0.cameras[camera.name]?.detail = error.message }
+            return
+        }
+        var filter = RepeatFilter(gap: context.withLock { $0.repeatGap })
+        var frames = 0
+        source.capture(shouldStop: { stop.isSet }, onEvent: { event in
+            switch event {
+            case .up(let description):
+                handles.up.record(1)
+                logger.info("camera up", metadata: ["event": "camera.up", "camera": "\(camera.name)", "detail": "\(Self.oneLine(description))"])
+                state.update { $0.cameras[camera.name]?.up = true; $0.cameras[camera.name]?.detail = Self.oneLine(description) }
+            case .down(let reason):
+                handles.up.record(0)
+                logger.warning("camera down", metadata: ["event": "camera.down", "camera": "\(camera.name)", "reason": "\(Self.oneLine(reason))"])
+                state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.detail = Self.oneLine(reason) }
+            case .failed(let reason):
+                handles.up.record(0)
+                logger.error("camera failed", metadata: ["event": "camera.failed", "camera": "\(camera.name)", "reason": "\(Self.oneLine(reason))"])
+                state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.detail = "failed: " + Self.oneLine(reason) }
+            }
+        }, onFrame: { frame in
+            handles.frames.increment()
+            frames += 1
+            let started = clock.now
+            let results: [ScanResult]
+            do throws(ScanError) {
+                results = try reader.read(frame.luma)
+            } catch {
+                logger.warning("frame not decoded", metadata: ["event": "camera.frame_error", "camera": "\(camera.name)", "reason": "\(error.code.rawValue)"])
+                return !stop.isSet
+            }
+            handles.decodeTime.recordNanoseconds(Self.nanoseconds(clock.now - started))
+            let current = context.withLock { $0 }
+            if filter.gap != current.repeatGap { filter = RepeatFilter(gap: current.repeatGap) }
+            for result in results where filter.admit(result, at: frame.dequeuedAt) {
+                record(result, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock)
+            }
+            // Frame counts reach status every 30 frames: once a second at camera rates.
+            if frames % 30 == 0 { state.update { $0.cameras[camera.name]?.frames = frames } }
+            return !stop.isSet
+        })
+        handles.up.record(0)
+        state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.frames = frames }
+    }
+
+    private func record(_ result: ScanResult, camera: String, frame: SourceFrame, context: Context, handles: CameraMetrics,
+                        clock: ContinuousClock) {
+        let classification = context.classifier.classify(result)
+        let action = context.policy.action(for: classification.className)
+        guard action != .ignore else { return }
+        do throws(StoreError) {
+            guard let event = try recorder.record(camera: camera, result: result, classification: classification, action: action,
+                                                  dequeuedAt: frame.dequeuedAt, clock: clock) else { return }
+            handles.frameToEvent.recordNanoseconds(Self.nanoseconds(clock.now - frame.dequeuedAt))
+            handles.event(className: event.className, action: event.action)
+            logger.info("scan", metadata: ["event": "scan", "camera": "\(camera)", "id": "\(event.id ?? 0)", "symbology": "\(event.symbology)",
+                                           "class": "\(event.className)", "valid": "\(event.valid)", "text": "\(Self.oneLine(event.masked))",
+                                           "action": "\(event.action)", "latency_ms": "\((event.latencyMs * 100).rounded() / 100)"])
+            state.update { snapshot in
+                snapshot.cameras[camera]?.events += 1
+                snapshot.cameras[camera]?.lastEventAt = event.capturedAt
+                snapshot.cameras[camera]?.lastEvent = event.className + " " + Self.oneLine(event.masked)
+            }
+        } catch {
+            // Nothing was written: the code is seen again while it stays in view, after the gap.
+            logger.error("scan event not recorded", metadata: ["event": "scan.store_failed", "camera": "\(camera)", "reason": "\(error.message)"])
+        }
+    }
+
+    /// Control characters and bidi overrides out of a log value: a hostile code must not forge
+    /// log lines or reorder what an operator reads.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map { scalar in
+            let value = scalar.value
+            let hidden = value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F
+            return hidden ? "?" : scalar
+        }))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}
+
+/// A started camera loop: its entry, its stop flag, and the task that ends when the loop has.
+private final class RunningCamera: Sendable {
+    let camera: StationCamera
+    let stop: StopFlag
+    let finished: Task<Void, Never>
+
+    init(camera: StationCamera, stop: StopFlag, finished: Task<Void, Never>) {
+        self.camera = camera
+        self.stop = stop
+        self.finished = finished
+    }
+}

@@ -1,0 +1,143 @@
+import EdgeStore
+import FoundationEssentials
+
+/// The station at a glance (AGT-7): `edge status [--json]` and the kiosk's status page. Shape:
+/// models/station-status.schema.json. Built from the running agent's status file and the
+/// database, so it answers whether the agent runs or not, and never holds a secret.
+public struct StationStatus: Encodable, Sendable {
+    public struct Agent: Encodable, Sendable {
+        public var running: Bool
+        public var pid: Int32?
+        public var startedAt: Double?
+        public var updatedAt: Double?
+        public var restartPending: [String]
+        public var lastReloadError: String?
+        public var metrics: String?
+    }
+
+    public struct Part: Encodable, Sendable {
+        public var name: String
+        public var state: String
+        public var reason: String?
+        public var since: Double
+    }
+
+    public struct Hold: Encodable, Sendable {
+        public var credential: String
+        public var reason: String
+        public var since: Double
+        /// How an operator releases it by hand.
+        public var release: String
+        /// Whether it is released by itself when the vault gets a new token (AGT-6).
+        public var releasedByNewToken: Bool
+    }
+
+    public struct Queue: Encodable, Sendable {
+        public var database: String
+        public var depth: Int
+        public var oldestAgeSeconds: Double?
+        public var deadLetters: Int
+        public var conflicts: Int
+        public var paused: String?
+        public var upgradeRequired: String?
+        public var lastPush: Double?
+        public var lastPull: Double?
+        public var lastPullError: String?
+        public var holds: [Hold]
+    }
+
+    public struct Vault: Encodable, Sendable {
+        public var directory: String
+        public var backend: String?
+        public var reason: String?
+        public var error: String?
+    }
+
+    public struct ScanEvents: Encodable, Sendable {
+        public var total: Int
+        public var recent: [ScanEvent]
+    }
+
+    public var station: String
+    public var role: String
+    public var configuration: String?
+    public var agent: Agent
+    public var parts: [Part]
+    public var cameras: [AgentState.Camera]
+    public var queue: Queue?
+    public var vault: Vault
+    public var scanEvents: ScanEvents?
+    /// One line per thing that keeps the station from doing all it is configured to.
+    public var missing: [String]
+
+    /// Collects the status for `configuration`. The database is opened only when it exists
+    /// (status must not create one).
+    public static func collect(_ configuration: StationConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               now: Double = Date().timeIntervalSince1970) -> StationStatus {
+        let paths = StationPaths.resolve(configuration, environment: environment)
+        let file = AgentStatusFile.read(paths.agentStatusFile)
+        let alive = file?.processAlive ?? false
+        let snapshot = alive ? file?.snapshot : nil
+        var missing: [String] = []
+        if !alive { missing.append("agent: not running (start it with `edge run`)") }
+
+        let parts = (snapshot?.parts ?? [:]).sorted { $0.key < $1.key }.map { Part(name: $0.key, state: $0.value.state.rawValue, reason: $0.value.reason, since: $0.value.since) }
+        for part in parts where part.state == "waiting" || part.state == "failed" {
+            missing.append("\(part.name): \(part.reason ?? part.state)")
+        }
+        var cameras = configuration.station.cameras.map { camera in
+            snapshot?.cameras[camera.name] ?? AgentState.Camera(name: camera.name, device: camera.device, up: false, detail: alive ? "starting" : "agent not running",
+                                                                frames: 0, events: 0)
+        }
+        cameras.sort { $0.name < $1.name }
+        for camera in cameras where alive && !camera.up {
+            missing.append("camera \(camera.name): \(camera.detail ?? "down") (\(camera.device))")
+        }
+
+        var queue: Queue?
+        var scanEvents: ScanEvents?
+        if FileManager.default.fileExists(atPath: paths.database) {
+            do {
+                let database = try EdgeDatabase(path: paths.database)
+                let outbox = Outbox(database: database)
+                let status = try outbox.status(now: now)
+                let holds = status.holds.map { hold in
+                    Hold(credential: hold.credential, reason: hold.reason, since: hold.since,
+                         release: "edge sync release \(hold.credential)", releasedByNewToken: hold.tokenFingerprint != nil)
+                }
+                for hold in holds { missing.append("credential \(hold.credential) held: \(hold.reason); `\(hold.release)` sends its entries again") }
+                let paused = status.sender.isPaused(now: now) ? (status.sender.pauseReason ?? "consecutive failures") : nil
+                if let paused { missing.append("sending paused: \(paused)") }
+                queue = Queue(database: paths.database, depth: status.depth, oldestAgeSeconds: status.oldestEntryAge,
+                              deadLetters: status.deadLetterCount, conflicts: status.conflictCount, paused: paused,
+                              upgradeRequired: status.sender.upgradeMessage, lastPush: status.lastPush, lastPull: status.lastPull,
+                              lastPullError: snapshot?.lastPullError, holds: holds)
+                let log = ScanEventLog(database: database)
+                scanEvents = ScanEvents(total: try log.count(), recent: try log.recent(limit: 5))
+                try? database.close()
+            } catch {
+                missing.append("database: \(error.message)")
+            }
+        } else {
+            missing.append("database: none yet at \(paths.database) (`edge run` creates it)")
+        }
+        if configuration.sync == nil { missing.append("sync: not configured (no sync section): nothing is sent to a backend") }
+        if let error = snapshot?.lastPullError { missing.append("pull: \(error)") }
+
+        let vault = Vault(directory: paths.vaultDirectory, backend: alive ? file?.vaultBackend : nil, reason: alive ? file?.vaultReason : nil,
+                          error: alive ? file?.vaultError : nil)
+        return StationStatus(station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,
+                             agent: Agent(running: alive, pid: alive ? file?.pid : nil, startedAt: alive ? file?.startedAt : nil,
+                                          updatedAt: file?.updatedAt, restartPending: snapshot?.restartPending ?? [],
+                                          lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress),
+                             parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing)
+    }
+
+    /// The JSON document, snake_case keys, sorted.
+    public func json() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+}

@@ -1,0 +1,19 @@
+import FoundationEssentials
+import Glibc
+
+/// A fresh directory under the system's temporary directory, removed when released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let path: String
+
+    public init(prefix: String = "edge-test") throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw POSIXError(.EIO)
+        }
+        path = String(cString: made)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
