@@ -7,9 +7,10 @@ import PackageDescription
 //
 // Decision: module names carry an `Edge` prefix so they never collide with system or package
 // module names (there is a `Scanning`/`Imaging` in more than one ecosystem).
+//
+// Decision: Linux only (Debian); no platform list, no Darwin branches.
 let package = Package(
     name: "edge",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "edge", targets: ["edge"]),
     ],
@@ -37,7 +38,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTSS", providers: [.apt(["libtss2-dev"])]),
-        // Headers only: libcurl itself is loaded with dlopen on first use (EdgeSync/CurlLibrary.swift).
+        // Headers only: libcurl itself is loaded with dlopen on first use (EdgeHTTP/CurlLibrary.swift).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
 
@@ -54,17 +55,20 @@ let package = Package(
         .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
         .target(name: "EdgeContract"),
-        // Transport (libcurl), sender, pull: the sync core's moving parts (SYN-5..9).
-        .target(name: "EdgeSync", dependencies: ["CCurl", "EdgeCore", "EdgeStore", "EdgeContract",
+        // HTTP(S) over libcurl (SYN-5): the one transport, shared by the sync core and the FCM client.
+        .target(name: "EdgeHTTP", dependencies: ["CCurl", "EdgeCore"]),
+        // Sender and pull: the sync core's moving parts (SYN-6..9).
+        .target(name: "EdgeSync", dependencies: ["EdgeCore", "EdgeHTTP", "EdgeStore", "EdgeContract",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
-        // The push relay's decisions (PSH-2..6, 11): zones from tzdata, quiet hours, digests, badges.
-        .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
-        // The FCM HTTP v1 client (PSH-7..10): messages, OAuth2 service-account tokens, error taxonomy, sender.
-        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeSync", "EdgePush", "EdgeContract"]),
+        // The FCM HTTP v1 client (PSH-7..9): messages, OAuth2 service-account tokens, error taxonomy.
+        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeHTTP", "EdgeContract"]),
+        // The push relay (PSH-2..11): zones from tzdata, quiet hours, digests, badges, its store, the sender and its loop.
+        .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", "EdgeFCM", "EdgeHTTP",
+                                                 .product(name: "GRDB", package: "GRDB.swift")]),
         // The station (AGT-1..8): configuration, buildAgent and the services it composes.
         .target(name: "EdgeAgent", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeCapture", "EdgeCrypto",
-                                                  "EdgeVault", "EdgeStore", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM",
+                                                  "EdgeVault", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM",
                                                   .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Logging", package: "swift-log"),
                                                   .product(name: "Metrics", package: "swift-metrics"),
@@ -86,14 +90,15 @@ let package = Package(
 
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeSync", "EdgeContract", "EdgeCapture",
-            "EdgePush", "EdgeFCM", "EdgeAgent",
+            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
+            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
         .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",
-                                                           "EdgeStore", "EdgeSync", "EdgePush", "EdgeFCM", .product(name: "GRDB", package: "GRDB.swift")],
+                                                           "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgePush", "EdgeFCM",
+                                                           .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Benchmarks/edge-bench"),
 
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
@@ -107,12 +112,13 @@ let package = Package(
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
-        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeStore", "EdgeContract", "EdgeStandin", "EdgeTestSupport",
-                                                          .product(name: "GRDB", package: "GRDB.swift")],
-                    exclude: ["Servers"]),
+        .testTarget(name: "EdgeHTTPTests", dependencies: ["EdgeHTTP", "EdgeTestSupport"], exclude: ["Servers"]),
+        .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeHTTP", "EdgeCore", "EdgeStore", "EdgeContract", "EdgeStandin",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeSync", "EdgeStandin",
-                                                         "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The FCM client and the relay's sender against the FCM stand-in (one harness for both).
+        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeHTTP",
+                                                         "EdgeStandin", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),

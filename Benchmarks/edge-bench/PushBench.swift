@@ -1,4 +1,5 @@
 import EdgeFCM
+import EdgeHTTP
 import EdgePush
 import EdgeStore
 import EdgeSync

@@ -1,3 +1,4 @@
+import EdgeHTTP
 import EdgeStore
 import EdgeSync
 import Foundation

@@ -11,8 +11,8 @@
 //   edge-bench push N RATE BASE_URL SA CA  N notifications end to end through the relay to the FCM
 //                                          stand-in at BASE_URL (HTTPS, CA), paced at RATE/s, then all at once
 import EdgeCrypto
-import EdgeFCM
 import EdgeImaging
+import EdgePush
 import EdgeScanning
 import EdgeTPM
 import EdgeVault

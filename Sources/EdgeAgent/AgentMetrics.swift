@@ -1,5 +1,5 @@
 import CoreMetrics
-import EdgeFCM
+import EdgePush
 import EdgeSync
 
 import Prometheus

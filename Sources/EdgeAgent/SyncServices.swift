@@ -1,4 +1,5 @@
 import EdgeFCM
+import EdgeHTTP
 import EdgeStore
 import EdgeSync
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import EdgeCrypto
+import EdgeHTTP
 import EdgeSync
 import EdgeVault
 

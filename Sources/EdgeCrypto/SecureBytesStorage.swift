@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The heap block behind `SecureBytes`. A class so the block has one owner whose `deinit`
 /// wipes it (explicit_bzero, which the optimiser may not remove) before freeing.
@@ -43,11 +39,7 @@ final class SecureBytesStorage: @unchecked Sendable {
     /// Overwrites with zeros in a way the compiler cannot elide.
     func cleanse() {
         guard count > 0 else { return }
-        #if canImport(Glibc)
         explicit_bzero(pointer, count)
-        #else
-        _ = memset_s(pointer, count, 0, count)
-        #endif
     }
 
     // `self` is alive for the whole call, so the pointer cannot dangle inside `body`.

@@ -1,5 +1,5 @@
 import EdgeContract
-import EdgeSync
+import EdgeHTTP
 import FoundationEssentials
 import Synchronization
 

@@ -1,4 +1,4 @@
-import EdgeSync
+import EdgeCore
 
 /// How `FCMClient` talks to FCM and backs off.
 public struct FCMClientConfiguration: Sendable {

@@ -1,62 +1,19 @@
 import EdgeContract
-import EdgePush
 
-/// Builds FCM HTTP v1 messages from the relay's records (PSH-7): exactly one target (the device
-/// token), `data` values all strings, notification title/body, Android and APNs blocks carrying
-/// the same tag, badge and expiry, and a serialized size checked before sending.
+/// Builds FCM HTTP v1 messages (PSH-7): exactly one target (the device token), `data` values all
+/// strings, notification title/body, Android and APNs blocks carrying the same tag, badge and
+/// expiry, and a serialized size checked before sending. What the relay sends (a notification
+/// record, a digest) is mapped onto this in EdgePush (`FCMMessageBuilder+Push.swift`).
 public enum FCMMessageBuilder {
     /// APNs refuses an apns-collapse-id over 64 bytes.
     public static let maxCollapseIDBytes = 64
-    /// A digest has no TTL of its own: it is worth delivering for a day after its release.
-    /// Decision: a day, because the next night's digest replaces it (same tag) anyway.
-    public static let digestTTLSeconds: Int64 = 24 * 3600
 
-    /// The Android notification channel of a group (the app creates these four).
-    ///
-    /// Decision: deliveries and enrollments are "updates"; assignments go to "general", the
-    /// channel users leave on, since an assignment is work to do.
-    public static func channel(for group: NotificationGroup) -> String {
-        switch group {
-        case .approvals: return "prokure_approvals"
-        case .alerts: return "prokure_alerts"
-        case .deliveries, .enrollments: return "prokure_updates"
-        case .assignments: return "prokure_general"
-        }
-    }
-
-    /// The message for one notification record to one device. `now` is Unix seconds: the TTL
-    /// sent is what is left of the record's. Throws `.invalidMessage` when the TTL has passed,
-    /// the token is empty or the tag is too long, `.messageTooLarge` over 4096 bytes.
-    public static func message(for record: NotificationRecord, token: String, badge: Int, now: Int64) throws(FCMError) -> FCMMessage {
-        var data: [String: JSONValue] = [
-            "notification_id": .string(String(record.id)),
-            "type": .string(record.type.rawValue),
-            "priority": .string(record.priority.rawValue),
-            "badge": .string(String(badge)),
-        ]
-        if let link = record.deepLink { data["deep_link"] = .string(link) }
-        return try build(token: token, title: record.title, body: record.body, data: data, tag: record.tag,
-                         group: record.type.group, urgent: record.priority != .normal, badge: badge,
-                         expiresAt: record.expiresAt, now: now)
-    }
-
-    /// The message for one digest to one device: high priority when it carries urgent ones.
-    public static func message(for digest: PushDigest, token: String, badge: Int, now: Int64) throws(FCMError) -> FCMMessage {
-        var data: [String: JSONValue] = [
-            "digest_id": .string(String(digest.id)),
-            "group": .string(digest.group.rawValue),
-            "count": .string(String(digest.count)),
-            "urgent_count": .string(String(digest.urgentCount)),
-            "badge": .string(String(badge)),
-        ]
-        if let link = digest.deepLink { data["deep_link"] = .string(link) }
-        return try build(token: token, title: digest.title, body: digest.body, data: data, tag: digest.tag,
-                         group: digest.group, urgent: digest.urgentCount > 0, badge: badge,
-                         expiresAt: digest.releaseAt + digestTTLSeconds, now: now)
-    }
-
-    static func build(token: String, title: String, body: String, data: [String: JSONValue], tag: String, group: NotificationGroup,
-                      urgent: Bool, badge: Int, expiresAt: Int64, now: Int64) throws(FCMError) -> FCMMessage {
+    /// One message to one device. `channel` is the Android notification channel, `thread` the
+    /// APNs thread id; `expiresAt` and `now` are Unix seconds, and the TTL sent is what is left.
+    /// Throws `.invalidMessage` when the TTL has passed, the token is empty or the tag is too
+    /// long, `.messageTooLarge` over 4096 bytes.
+    public static func build(token: String, title: String, body: String, data: [String: JSONValue], tag: String, channel: String,
+                             thread: String, urgent: Bool, badge: Int, expiresAt: Int64, now: Int64) throws(FCMError) -> FCMMessage {
         guard !token.isEmpty else {
             throw FCMError(.invalidMessage, "A message needs a device token.", context: ["field": "message.token"])
         }
@@ -78,7 +35,7 @@ public enum FCMMessageBuilder {
                 "ttl": .string(String(ttl) + "s"),
                 "collapse_key": .string(tag),
                 "notification": .object([
-                    "channel_id": .string(channel(for: group)),
+                    "channel_id": .string(channel),
                     "tag": .string(tag),
                     "notification_count": badgeValue,
                 ]),
@@ -96,7 +53,7 @@ public enum FCMMessageBuilder {
                         "alert": .object(["title": .string(title), "body": .string(body)]),
                         "badge": badgeValue,
                         "sound": .string("default"),
-                        "thread-id": .string(group.rawValue),
+                        "thread-id": .string(thread),
                     ]),
                 ]),
             ]),

@@ -1,5 +1,5 @@
 import EdgeContract
-import EdgeSync
+import EdgeHTTP
 import FoundationEssentials
 
 /// Access tokens for FCM from a service account (PSH-8): an RS256-signed JWT exchanged at the

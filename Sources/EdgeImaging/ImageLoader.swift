@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 
 /// Loads PNG, JPEG and PNM images as 8-bit luminance (SCN-1), refusing bad input with an
 /// `ImageError` rather than crashing or exhausting memory (SCN-10).

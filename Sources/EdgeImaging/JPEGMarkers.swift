@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bounds-checked walk over a JPEG's marker structure, for the two things TurboJPEG does not
 /// tell: the Exif APP1 payload (orientation) and whether the stream simply stops early.

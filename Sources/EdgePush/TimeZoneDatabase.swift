@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+import EdgeCore
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The system's IANA time zones (`/usr/share/zoneinfo/<name>`, package tzdata), each file read
 /// once and kept (zones change only when tzdata is upgraded, and the agent restarts then).
@@ -13,7 +10,8 @@ public final class TimeZoneDatabase: Sendable {
     public static let system = TimeZoneDatabase()
 
     public let directory: String
-    private let cache = ZoneCache()
+    /// Parsed zones by name.
+    private let cache = Locked<[String: TimeZoneRules]>([:])
 
     public init(directory: String = TimeZoneDatabase.standardDirectory) {
         self.directory = directory
@@ -26,9 +24,9 @@ public final class TimeZoneDatabase: Sendable {
     /// a TZif file.
     public func rules(for name: String) throws(PushError) -> TimeZoneRules {
         try Self.validate(name)
-        if let cached = cache.rules(for: name) { return cached }
+        if let cached = cache.withLock({ $0[name] }) { return cached }
         let rules = try TZifParser.parse(try load(directory + "/" + name, zone: name), name: name)
-        cache.store(rules)
+        cache.withLock { $0[name] = rules }
         return rules
     }
 

@@ -1,9 +1,7 @@
 import EdgeContract
 import EdgeCrypto
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The service account the FCM stand-in trusts (`edge-standin --fcm-service-account FILE`): an
 /// existing Google-format key file, or a fresh RSA-2048 key written as one, so a demo needs no

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GRDB
 
 /// The agent's one SQLite database (SYN-1): a WAL `DatabasePool` with `synchronous=FULL` on every
@@ -122,11 +118,7 @@ public struct EdgeDatabase: Sendable {
         let descriptor = open(directory, O_RDONLY)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
-        #if canImport(Glibc)
         _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
     }
 
     private static func fileSize(_ path: String) -> Int64? {

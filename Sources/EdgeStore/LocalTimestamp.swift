@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// ISO 8601 local wall-clock time with its UTC offset (SYN-10), e.g. `2025-03-04T10:15:30.250+01:00`.
 ///

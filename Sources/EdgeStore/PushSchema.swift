@@ -2,6 +2,13 @@ import GRDB
 
 /// The push relay's tables (PSH-2, PSH-4, PSH-5, PSH-11), registered as migration "v3".
 /// EdgePush's `PushStore` reads and writes them.
+///
+/// Decision: the schema stays here although EdgePush owns every query. The station has one
+/// database with one ordered history (v3 these tables, v4 their index, v5 scan events) that
+/// every opener runs in full, and a new file is created already migrated. Migrations added by
+/// other modules would make that history depend on which modules the opening process links
+/// (`edge sync` creating the file without v3, the relay later applying v3 after v5), so two
+/// stations could hold different schemas under the same version names.
 enum PushSchema {
     static func create(_ db: Database) throws {
         // Times are INTEGER Unix seconds: push decisions are per second, and they compare

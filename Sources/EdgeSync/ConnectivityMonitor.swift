@@ -1,7 +1,5 @@
 import EdgeCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Notices when the station's network changes (SYN-7: a paused sender resumes on a
 /// connectivity change): a fingerprint of the interfaces that are up and running and their

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Seconds on CLOCK_MONOTONIC: for waits and rates, which must not jump with the wall clock.
 public enum MonotonicClock {

@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeHTTP
 import EdgeStore
 
 /// Turns an outbox entry into its HTTP request (SYN-6, SYN-10).
@@ -32,14 +33,14 @@ public struct OutboxRequestBuilder: Sendable {
         }
         var headers = identity.headers
         headers.append(HTTPHeader(SyncHeaderName.idempotencyKey, entry.idempotencyKey))
-        if let token { headers.append(HTTPHeader(SyncHeaderName.authorization, "Bearer " + token.value)) }
+        if let token { headers.append(HTTPHeader(SyncHeaderName.authorization, token.authorizationValue)) }
         return HTTPRequest(method: .post, url: baseURL + path, headers: headers, body: body)
     }
 
     /// A GET of `path` (with its query) carrying the SYN-6 headers.
     public func get(_ pathAndQuery: String, token: BearerToken?) -> HTTPRequest {
         var headers = identity.headers
-        if let token { headers.append(HTTPHeader(SyncHeaderName.authorization, "Bearer " + token.value)) }
+        if let token { headers.append(HTTPHeader(SyncHeaderName.authorization, token.authorizationValue)) }
         return HTTPRequest(method: .get, url: baseURL + pathAndQuery, headers: headers)
     }
 

@@ -1,3 +1,5 @@
+import EdgeCore
+
 /// Client-side rate limit (SYN-8): at most `limit` requests in any `window` seconds, as a token
 /// bucket that starts full and refills continuously. `acquire` waits for a token.
 ///

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeStore
 import GRDB
 

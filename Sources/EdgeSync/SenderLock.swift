@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One sender per database at a time: an exclusive `flock` on `<database>.sender-lock`.
 ///

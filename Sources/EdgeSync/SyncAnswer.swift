@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeHTTP
 
 /// The SYN-7 answer table: what one attempt at sending an entry means for it.
 public enum SyncAnswer: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import EdgeCore
+import EdgeHTTP
 import EdgeStore
 
 public typealias SyncError = CodedError<SyncErrorCode>

@@ -1,8 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeContract
+import EdgeHTTP
 import FoundationEssentials
+import Glibc
 
 /// Who is calling: the values of the SYN-6 headers that do not change per request.
 public struct SyncIdentity: Sendable, Hashable {

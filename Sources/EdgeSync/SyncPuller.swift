@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeHTTP
 import EdgeStore
 import FoundationEssentials
 import GRDB

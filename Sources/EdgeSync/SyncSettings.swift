@@ -1,3 +1,4 @@
+import EdgeHTTP
 import EdgeStore
 import FoundationEssentials
 
@@ -63,7 +64,7 @@ public struct SyncSettings: Sendable, Hashable, Decodable {
             SyncError(.invalidConfiguration, "sync.\(key) \(why)", context: ["key": "sync." + key])
         }
         let lower = baseURL.lowercased()
-        guard lower.hasPrefix("https://") || Self.isLoopbackHTTP(lower) else {
+        guard lower.hasPrefix("https://") || PlainHTTP.isLoopback(baseURL) else {
             throw invalid("base_url", "must be an https:// URL (plain http only to 127.0.0.1, ::1 or localhost)")
         }
         guard !baseURL.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) else {
@@ -77,22 +78,6 @@ public struct SyncSettings: Sendable, Hashable, Decodable {
         guard totalTimeout > 0, totalTimeout <= 600 else { throw invalid("total_timeout", "must be 0-600 seconds") }
         guard maxEntries > 0, maxBytes > 0 else { throw invalid("max_entries", "and max_bytes must be positive") }
         guard (1...100).contains(requestsPerMinute) else { throw invalid("requests_per_minute", "must be 1-100 (SYN-8)") }
-    }
-
-    /// `http://` to a loopback host, by the transport's own definition of loopback (checked
-    /// again there on curl's parse of the URL).
-    public static func isLoopbackHTTP(_ lower: String) -> Bool {
-        guard lower.hasPrefix("http://") else { return false }
-        let rest = lower.dropFirst("http://".count)
-        let host: Substring
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = rest[...close]
-        } else {
-            host = rest.prefix { $0 != "/" && $0 != ":" }
-        }
-        let after = rest[host.endIndex...]
-        guard after.isEmpty || after.hasPrefix(":") || after.hasPrefix("/") else { return false }
-        return RequestTarget.isLoopback(String(host))
     }
 
     public var limits: OutboxLimits { OutboxLimits(maxEntries: maxEntries, maxBytes: maxBytes) }

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Overwrites buffers that held secret bytes (VLT-7). `explicit_bzero` (glibc) / `memset_s`
-/// (Darwin) are used because the compiler may not elide them as a dead store.
+/// Overwrites buffers that held secret bytes (VLT-7). glibc's `explicit_bzero` is used because
+/// the compiler may not elide it as a dead store.
 enum Zeroize {
     static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { clear($0) }
@@ -23,10 +19,6 @@ enum Zeroize {
 
     private static func clear(_ raw: UnsafeMutableRawBufferPointer) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
-        #if canImport(Glibc)
         explicit_bzero(base, raw.count)
-        #else
-        _ = memset_s(base, raw.count, 0, raw.count)
-        #endif
     }
 }

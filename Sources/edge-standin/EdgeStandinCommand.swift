@@ -1,9 +1,7 @@
 import ArgumentParser
 import EdgeStandin
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `edge-standin`: the stand-in backend as a process, for demos and for tests of other processes
 /// (the crash test kills the agent, not the server). Loopback only; serves until SIGINT/SIGTERM.
@@ -84,11 +82,9 @@ struct EdgeStandinCommand: AsyncParsableCommand {
                     print("edge-standin: FCM stand-in on for the service account in \(path) (\(serviceAccount.clientEmail))")
                 }
             }
-            #if canImport(Glibc)
             // Scripts wait for the banner to learn the port: it must not sit in a pipe buffer (nil: all
             // streams, as stdout itself is not concurrency-safe to name).
             fflush(nil)
-            #endif
         }
         try await application.runService()
     }

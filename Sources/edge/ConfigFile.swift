@@ -1,8 +1,8 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeCapture
-import EdgeFCM
 import EdgePayloads
+import EdgePush
 import EdgeSync
 
 /// The station configuration as the one-shot commands read it: `StationConfiguration` (the

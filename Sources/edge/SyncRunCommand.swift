@@ -2,6 +2,7 @@ import ArgumentParser
 import EdgeAgent
 import Dispatch
 import EdgeContract
+import EdgeHTTP
 import EdgePush
 import EdgeStore
 import EdgeSync

@@ -2,7 +2,7 @@ import EdgeFCM
 import EdgePush
 import EdgeStandin
 import EdgeStore
-import EdgeSync
+import EdgeHTTP
 import Foundation
 import Synchronization
 import EdgeTestSupport

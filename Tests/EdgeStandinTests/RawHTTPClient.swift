@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A tiny HTTP/1.1 client over a plain socket, one connection per request (`Connection: close`),
 /// reading until the server closes. Raw on purpose: the fault tests must see what a library client

@@ -1,4 +1,4 @@
-import EdgeSync
+import EdgeCore
 import XCTest
 
 final class BackoffPolicyTests: XCTestCase {

@@ -1,4 +1,6 @@
 import EdgeContract
+import EdgeCore
+import EdgeHTTP
 import EdgeStandin
 import EdgeStore
 import EdgeSync

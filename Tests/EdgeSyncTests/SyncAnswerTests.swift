@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeHTTP
 import EdgeSync
 import XCTest
 

@@ -7,6 +7,9 @@ public struct BearerToken: Sendable, CustomStringConvertible, CustomDebugStringC
         self.value = value
     }
 
+    /// The `Authorization` header's value: the one way the token leaves this type.
+    public var authorizationValue: String { "Bearer " + value }
+
     public var description: String { "<redacted token>" }
     public var debugDescription: String { description }
 }

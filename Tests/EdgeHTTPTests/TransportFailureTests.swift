@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// Requests that fail, each for one reason, against real sockets on 127.0.0.1.
 final class TransportFailureTests: XCTestCase {

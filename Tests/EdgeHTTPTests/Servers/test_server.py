@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""HTTP(S) server for EdgeSyncTests (python3 stdlib only).
+"""HTTP(S) server for EdgeHTTPTests (python3 stdlib only).
 
 Listens on 127.0.0.1 only, on an ephemeral port, and prints the port on stdout (one line) once
 it accepts connections. Exits when stdin closes (the test process went away) or on SIGTERM.

@@ -1,4 +1,4 @@
-import EdgeSync
+import EdgeHTTP
 import XCTest
 
 final class RetryAfterTests: XCTestCase {

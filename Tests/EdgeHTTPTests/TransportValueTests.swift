@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// Values, option checks and secret hygiene; no network except one refused connection.
 final class TransportValueTests: XCTestCase {
@@ -83,6 +83,17 @@ final class TransportValueTests: XCTestCase {
         }
         for host in ["128.0.0.1", "10.0.0.1", "localhost.example.com", "127.0.0.1.nip.io", "[::2]", "[::ffff:8.8.8.8]", "example.com", ""] {
             XCTAssertFalse(RequestTarget.isLoopback(host), host)
+        }
+    }
+
+    /// The check configuration uses (sync.base_url, push.endpoint) agrees with the transport's.
+    func testPlainHTTPIsAcceptedToLoopbackOnly() {
+        for url in ["http://127.0.0.1:8080", "HTTP://LocalHost/x", "http://[::1]:80/x", "http://127.9.9.9"] {
+            XCTAssertTrue(PlainHTTP.isLoopback(url), url)
+        }
+        for url in ["https://127.0.0.1", "http://10.0.0.1", "http://localhost.evil.invalid", "http://127.0.0.1.nip.invalid",
+                    "http://localhost@evil.invalid", "ftp://127.0.0.1", "http://"] {
+            XCTAssertFalse(PlainHTTP.isLoopback(url), url)
         }
     }
 

@@ -1,7 +1,7 @@
 import EdgeTestSupport
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// HTTPS against the python test server with a certificate from a throw-away test CA.
 final class TLSTests: XCTestCase {

@@ -1,7 +1,7 @@
 import EdgeTestSupport
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// HTTP/2 over TLS against nghttpd (a real HTTP/2 server) with the test certificate.
 final class HTTP2Tests: XCTestCase {

@@ -1,6 +1,6 @@
 import Glibc
 
-/// HTTP(S) for the sync core over the system libcurl (SYN-5): TLS always verified, optional
+/// HTTP(S) for the sync core and the FCM client over the system libcurl (SYN-5): TLS always verified, optional
 /// SPKI pins, connect and total timeouts, HTTP/2 where the server offers it, and connection
 /// reuse across requests through one shared multi handle on one network thread.
 ///

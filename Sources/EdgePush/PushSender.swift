@@ -1,5 +1,4 @@
-import EdgePush
-import EdgeSync
+import EdgeFCM
 import FoundationEssentials
 
 /// Sends what the push store owes (PSH-7..11): queued notifications and due digests, one FCM

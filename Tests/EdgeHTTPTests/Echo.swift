@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// What `/echo` on the test server answers.
 struct Echo: Decodable {

@@ -2,7 +2,7 @@ import CCurl
 
 /// The one seam between Swift and libcurl: every curl call the transport makes goes through
 /// here, returns its CURLcode/CURLMcode/CURLUcode and becomes a typed throw on failure, with the
-/// option or function named in the error's context. Elsewhere in EdgeSync only the frees
+/// option or function named in the error's context. Elsewhere in EdgeHTTP only the frees
 /// (`curl_easy_cleanup`, `curl_multi_cleanup`, `curl_url_cleanup`, the header slist) are called
 /// directly, by the object that owns the handle.
 enum Curl {

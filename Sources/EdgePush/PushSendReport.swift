@@ -1,5 +1,3 @@
-import EdgePush
-
 /// What one pass of the push sender did.
 public struct PushSendReport: Sendable, Hashable {
     /// Notifications and digests marked SENT (at least one device took them).

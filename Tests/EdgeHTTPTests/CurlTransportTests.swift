@@ -1,7 +1,7 @@
 import EdgeTestSupport
 import Foundation
 import XCTest
-@testable import EdgeSync
+@testable import EdgeHTTP
 
 /// Requests that succeed, against the python test server on 127.0.0.1 (plain HTTP/1.1).
 final class CurlTransportTests: XCTestCase {

@@ -1,4 +1,5 @@
-import EdgeSync
+import EdgeFCM
+import EdgeHTTP
 import FoundationEssentials
 
 /// The `push` section of the station configuration (models/edge-config.schema.json).
@@ -57,7 +58,7 @@ public struct PushSettings: Sendable, Hashable, Decodable {
             FCMError(.invalidConfiguration, "push.\(key) \(why)", context: ["key": "push." + key])
         }
         let lower = endpoint.lowercased()
-        guard lower.hasPrefix("https://") || SyncSettings.isLoopbackHTTP(lower) else {
+        guard lower.hasPrefix("https://") || PlainHTTP.isLoopback(endpoint) else {
             throw invalid("endpoint", "must be an https:// URL (plain http only to 127.0.0.1, ::1 or localhost)")
         }
         guard !endpoint.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }), !endpoint.hasSuffix("/") else {

@@ -1,4 +1,4 @@
-/// The HTTP methods the sync contract uses.
+/// The HTTP methods the sync contract and FCM use.
 public enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET"
     case post = "POST"

@@ -1,4 +1,3 @@
-import EdgePush
 import FoundationEssentials
 
 /// The relay's long-running loop: release what quiet hours held, send what is due, purge what

@@ -1,6 +1,6 @@
-import EdgeSync
+import EdgeCore
 
-/// A device's two token buckets (PSH-10), full at first and refilled continuously, EdgeSync's
+/// A device's two token buckets (PSH-10), full at first and refilled continuously: EdgeCore's
 /// `TokenBucket`, as the outbox's `RateLimiter` uses it.
 ///
 /// Decision: plain values inside the sender rather than two `RateLimiter` actors per device:

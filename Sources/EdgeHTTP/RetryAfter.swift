@@ -1,14 +1,12 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Parses `Retry-After` (SYN-7): delta-seconds, or an HTTP date (IMF-fixdate, RFC 7231 7.1.1.1,
 /// e.g. "Sun, 06 Nov 1994 08:49:37 GMT"). Returns the wait in seconds from `now`, never
-/// negative; nil for anything else, in which case the sender's own backoff applies.
+/// negative; nil for anything else, in which case the caller's own backoff applies.
 ///
 /// Decision: the obsolete RFC 850 and asctime date forms are not accepted (servers must send
 /// IMF-fixdate); a wait is capped at one hour so a hostile or broken value cannot park the
-/// outbox for days.
+/// outbox or the FCM sender for days.
 public enum RetryAfter {
     public static let maximumWait: Double = 3600
 

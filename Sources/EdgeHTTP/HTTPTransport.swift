@@ -1,5 +1,5 @@
-/// The seam between the sync core and the network: `CurlTransport` in the agent. The push relay
-/// sends through the same one.
+/// The seam between the network and what talks over it (the sync core, the FCM client):
+/// `CurlTransport` in the agent, one shared by both.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }

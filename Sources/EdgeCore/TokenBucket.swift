@@ -1,6 +1,7 @@
 /// A token bucket: `limit` tokens per `window` seconds, full at first and refilled continuously.
 /// A value, so callers that check many buckets on one path (the push relay, one per device) pay
-/// no actor hop; `RateLimiter` wraps one for the outbox sender.
+/// no actor hop; `RateLimiter` wraps one for the outbox sender. In EdgeCore so the outbox
+/// (EdgeSync) and the relay (EdgePush) share it without depending on each other.
 public struct TokenBucket: Sendable {
     public let limit: Double
     public let window: Double

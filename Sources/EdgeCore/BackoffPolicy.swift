@@ -1,5 +1,6 @@
 /// Exponential backoff with full jitter (SYN-7): the n-th retry waits a uniformly random time
 /// in [0, min(cap, base * 2^n)), so stations that lost the backend together do not return together.
+/// In EdgeCore because the outbox sender and the FCM client both back off with it.
 public struct BackoffPolicy: Sendable, Hashable {
     public var base: Double
     public var cap: Double

@@ -1,6 +1,6 @@
 import EdgeCore
 
-/// EdgeSync's transport error. Messages and context never contain header values or bodies:
+/// The transport's error. Messages and context never contain header values or bodies:
 /// context holds the method, the URL without query or user information, curl's result code and
 /// its error-buffer text (which names hosts, ports and TLS reasons, never request data).
 public typealias TransportError = CodedError<TransportErrorCode>
