@@ -125,7 +125,7 @@ let package = Package(
         // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
         // node (the vivid VM, .ci/vivid-vm).
         // The whole agent through buildAgent against the stand-in on 127.0.0.1, frames replayed from images.
-        .testTarget(name: "EdgeAgentTests", dependencies: ["EdgeAgent", "EdgeStandin", "EdgeTestSupport", "EdgeStore", "EdgeSync", "EdgeContract",
+        .testTarget(name: "EdgeAgentTests", dependencies: ["EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStandin", "EdgeTestSupport", "EdgeStore", "EdgeSync", "EdgeContract",
                                                            "EdgeImaging", "EdgeCapture", "EdgeVault", "EdgePush",
                                                            .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -2,6 +2,7 @@ import EdgeCapture
 import EdgeCore
 import EdgeCrypto
 import EdgeFCM
+import EdgeHTTP
 import EdgePush
 import EdgeStore
 import EdgeSync
@@ -102,6 +103,9 @@ public final class Agent: Sendable {
             do {
                 hashKey = try openedVault.hashKey()
                 state.setPart("vault", .running, reason: "\(openedVault.backend) (\(openedVault.backendReason))")
+                if let refusal = openedVault.tpmRefusal {
+                    logger.warning("TPM refused; the vault uses the key file", metadata: ["event": "vault.tpm_refused", "reason": "\(refusal)"])
+                }
             } catch {
                 hashKey = nil
                 state.setPart("vault", .failed, reason: error.message)
@@ -115,9 +119,26 @@ public final class Agent: Sendable {
         cameras = CameraSupervisor(cameras: station.cameras, context: Self.cameraContext(configuration),
                                    recorder: ScanEventRecorder(outbox: outbox, hashKey: hashKey), metrics: metrics, state: state,
                                    logger: logger, makeSource: { camera in makeSource(camera, models) })
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: cameras, successTerminationBehavior: .gracefullyShutdownGroup)]
+        // ServiceGroup shuts services down one by one in reverse order, so the list runs from
+        // what must stop last (the status file, which records the stop) to what must stop first
+        // (the cameras: no new events once shutdown begins), then the systemd notifier (its
+        // STOPPING=1 goes out first of all).
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
 
+        services.append(.init(service: QueueMonitorService(outbox: outbox, metrics: metrics)))
+        services.append(.init(service: AgentStatusService(path: paths.agentStatusFile, state: state,
+                                                          base: AgentStatusFile(pid: getpid(), running: true, startedAt: Date().timeIntervalSince1970,
+                                                                                updatedAt: 0, configuration: configuration.path,
+                                                                                vaultBackend: openedVault?.backend,
+                                                                                vaultReason: openedVault?.backendReason,
+                                                                                vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
+                                                                                vaultWarning: openedVault?.tpmRefusal,
+                                                                                snapshot: AgentState.Snapshot()))))
+        if let address = station.metrics.flatMap(MetricsAddress.init) {
+            services.append(.init(service: Self.supervised("metrics", dependencies, state, logger) { [metrics, logger, state] in
+                MetricsServer(address: address, metrics: metrics, logger: logger, state: state)
+            }))
+        }
         // Push first: the sync parts route pulled notifications and delivered GRNs to it.
         if let push = configuration.push {
             do {
@@ -163,19 +184,7 @@ public final class Agent: Sendable {
             state.setPart("puller", .stopped, reason: "not configured (no sync section)")
         }
 
-        if let address = station.metrics.flatMap(MetricsAddress.init) {
-            services.append(.init(service: Self.supervised("metrics", dependencies, state, logger) { [metrics, logger, state] in
-                MetricsServer(address: address, metrics: metrics, logger: logger, state: state)
-            }))
-        }
-        services.append(.init(service: QueueMonitorService(outbox: outbox, metrics: metrics)))
-        services.append(.init(service: AgentStatusService(path: paths.agentStatusFile, state: state,
-                                                          base: AgentStatusFile(pid: getpid(), running: true, startedAt: Date().timeIntervalSince1970,
-                                                                                updatedAt: 0, configuration: configuration.path,
-                                                                                vaultBackend: openedVault?.backend,
-                                                                                vaultReason: openedVault?.backendReason,
-                                                                                vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
-                                                                                snapshot: AgentState.Snapshot()))))
+        services.append(.init(service: cameras))
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         if dependencies.handleSignals {
             groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]

@@ -18,6 +18,8 @@ public struct AgentStatusFile: Codable, Sendable, Equatable {
     public var vaultBackend: String?
     public var vaultReason: String?
     public var vaultError: String?
+    /// A TPM that was present but refused (the vault then uses the key file).
+    public var vaultWarning: String?
     public var snapshot: AgentState.Snapshot
 
     public static func read(_ path: String) -> AgentStatusFile? {
@@ -34,11 +36,9 @@ public struct AgentStatusFile: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else { return }
-        let temporary = path + ".tmp"
-        // Best effort: status is advisory and rebuilt every second; the database holds the truth.
-        if (try? data.write(to: URL(fileURLWithPath: temporary))) != nil {
-            _ = rename(temporary, path)
-        }
+        // Best effort and not fsynced: status is advisory and rewritten every second; the
+        // database holds the truth. Mode 0644: `edge status` may run as another user.
+        try? PosixFile.writeAtomically(Array(data), to: path, mode: 0o644, durable: false)
     }
 }
 

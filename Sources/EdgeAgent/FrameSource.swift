@@ -35,10 +35,13 @@ public final class V4L2FrameSource: FrameSource {
     public let origin: String
     private let runner: CameraRunner
 
-    public init(device: String, models: [String: CaptureConfiguration], driver: any VideoDriver = LibV4L2Driver()) {
+    /// `models` picks the settings by USB vendor:product; `override`, when given, is used for
+    /// whatever camera is at `device` (a camera without a USB id, such as vivid in tests).
+    public init(device: String, models: [String: CaptureConfiguration], override: CaptureConfiguration? = nil,
+                driver: any VideoDriver = LibV4L2Driver()) {
         origin = device
         runner = CameraRunner(path: device, driver: driver) { identity in
-            CameraSettings.configuration(for: identity, in: models)
+            override ?? CameraSettings.configuration(for: identity, in: models)
         }
     }
 

@@ -2,6 +2,7 @@ import EdgeCapture
 import EdgeCore
 import EdgeFCM
 import EdgePayloads
+import EdgePush
 import EdgeSync
 import FoundationEssentials
 
@@ -53,11 +54,15 @@ public struct StationConfiguration: Sendable {
         do {
             var configuration = try parse(Data(data))
             configuration.path = path
+            // Replayed images are named relative to the file, like every path in it.
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            for index in configuration.station.cameras.indices {
+                guard let files = configuration.station.cameras[index].replayFiles else { continue }
+                configuration.station.cameras[index].device = "replay:" + files.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }.joined(separator: ",")
+            }
             return configuration
         } catch {
-            var located = error
-            located.file = path
-            throw located
+            throw error.located(in: path)
         }
     }
 

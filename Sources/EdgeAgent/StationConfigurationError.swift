@@ -1,32 +1,30 @@
-/// A station configuration that cannot be used. The message names the file and the key path
-/// (`edge.json: station.cameras[1].device: ...`), so an operator can go straight to the line.
-public struct StationConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        case unreadable
-        case tooLarge = "too-large"
-        case invalid
-    }
+import EdgeCore
 
-    public let code: Code
-    /// The key path inside the file (`sync.base_url`); empty for the file as a whole.
-    public let keyPath: String
-    /// What is wrong, without the file and key path.
-    public let reason: String
-    /// The file, once known (the loader fills it in).
-    public var file: String?
+/// A station configuration that cannot be used, in the project's one error shape. The message
+/// names the file and the key path (`configuration /etc/edge/edge.json: station.cameras[1].device:
+/// ...`), so an operator can go straight to the line; `context` carries `file`, `keyPath` and
+/// `reason` separately for programs.
+public typealias StationConfigurationError = CodedError<StationConfigurationErrorCode>
 
-    public init(_ code: Code, keyPath: String, _ reason: String, file: String? = nil) {
-        self.code = code
-        self.keyPath = keyPath
-        self.reason = reason
-        self.file = file
-    }
+public enum StationConfigurationErrorCode: String, Sendable, Hashable {
+    case unreadable
+    case tooLarge = "too-large"
+    case invalid
+}
 
-    /// One line for a person: file, key path, reason.
-    public var message: String {
+extension CodedError where Code == StationConfigurationErrorCode {
+    public init(_ code: StationConfigurationErrorCode, keyPath: String, _ reason: String, file: String? = nil) {
         let location = keyPath.isEmpty ? "" : keyPath + ": "
-        return "configuration \(file ?? "edge.json"): \(location)\(reason)"
+        var context = ["keyPath": keyPath, "reason": reason]
+        if let file { context["file"] = file }
+        self.init(code, "configuration \(file ?? "edge.json"): \(location)\(reason)", context: context)
     }
 
-    public var description: String { message }
+    /// The key path inside the file (`sync.base_url`); empty for the file as a whole.
+    public var keyPath: String { context["keyPath"] ?? "" }
+
+    /// The same error naming `file`.
+    func located(in file: String) -> StationConfigurationError {
+        StationConfigurationError(code, keyPath: keyPath, context["reason"] ?? message, file: file)
+    }
 }

@@ -124,6 +124,7 @@ public struct StationStatus: Encodable, Sendable {
         if configuration.sync == nil { missing.append("sync: not configured (no sync section): nothing is sent to a backend") }
         if let error = snapshot?.lastPullError { missing.append("pull: \(error)") }
 
+        if alive, let warning = file?.vaultWarning { missing.append("vault: \(warning); secrets are protected by the key file only") }
         let vault = Vault(directory: paths.vaultDirectory, backend: alive ? file?.vaultBackend : nil, reason: alive ? file?.vaultReason : nil,
                           error: alive ? file?.vaultError : nil)
         return StationStatus(station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,

@@ -18,11 +18,14 @@ public final class StationVault: @unchecked Sendable {
     public let backend: String
     public let backendReason: String
     public let directory: String
+    /// Why a present TPM was not used, when that happened (item 8: never a silent downgrade).
+    public let tpmRefusal: String?
 
     public init(_ vault: Vault) {
         backend = vault.backend.description
         backendReason = vault.backendReason
         directory = vault.directory
+        tpmRefusal = vault.tpmRefusal
         self.vault = vault
     }
 

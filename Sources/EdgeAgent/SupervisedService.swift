@@ -1,3 +1,4 @@
+import EdgeCore
 import Logging
 import ServiceLifecycle
 
@@ -54,22 +55,12 @@ extension Task where Success == Never, Failure == Never {
 }
 
 /// Why a part could not be built, in words for the operator (no secret, no linking code).
-public struct AgentPartError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        case notConfigured = "not-configured"
-        case vaultUnavailable = "vault-unavailable"
-        case secretMissing = "secret-missing"
-        case transportFailed = "transport-failed"
-        case storeFailed = "store-failed"
-    }
+public typealias AgentPartError = CodedError<AgentPartErrorCode>
 
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
+public enum AgentPartErrorCode: String, Sendable, Hashable {
+    case notConfigured = "not-configured"
+    case vaultUnavailable = "vault-unavailable"
+    case secretMissing = "secret-missing"
+    case transportFailed = "transport-failed"
+    case storeFailed = "store-failed"
 }

@@ -1,17 +1,22 @@
 import Glibc
 
-/// The POSIX seam for reading whole files with a size cap (`open`, `fstat`, `read`, `close`):
-/// EINTR retried, `errno` turned into a `PosixFileError` that names the file. Images, the station
-/// configuration and other untrusted inputs are read through it, so none is read unbounded and a
-/// FIFO or device in place of a file is refused instead of blocking.
+/// The project's POSIX file seam (`open`, `fstat`, `read`, `write`, `fsync`, `rename`, `close`):
+/// EINTR retried, `errno` turned into a `PosixFileError` that names the file.
+/// - `readAll`: whole files with a size cap. Images, the station configuration and other
+///   untrusted inputs are read through it, so none is read unbounded and a FIFO or device in
+///   place of a file is refused instead of blocking.
+/// - `writeAtomically`: temporary file in the same directory, write, (fsync), rename over the
+///   target, (fsync the directory): readers see the old or the new file, never a part. The vault
+///   writes through it durably; the agent's status file without the fsyncs.
 public enum PosixFile {
     /// Growth step for files whose size `fstat` does not tell (/proc).
     private static let chunk = 1 << 16
 
     /// Reads `path` whole. `allowSpecial` lets pipes and character devices through (an image
     /// piped in on /dev/stdin); otherwise only regular files are read.
-    public static func readAll(path: String, maxBytes: Int, allowSpecial: Bool = true) throws(PosixFileError) -> [UInt8] {
-        let fd = try openReadOnly(path, nonBlocking: !allowSpecial)
+    /// `followLinks: false` refuses a symbolic link in place of the file (the vault's files).
+    public static func readAll(path: String, maxBytes: Int, allowSpecial: Bool = true, followLinks: Bool = true) throws(PosixFileError) -> [UInt8] {
+        let fd = try openReadOnly(path, nonBlocking: !allowSpecial, followLinks: followLinks)
         defer { _ = close(fd) }
 
         var info = stat()
@@ -53,11 +58,64 @@ public enum PosixFile {
         return bytes
     }
 
+    /// Replaces `path` with `bytes` atomically; with `durable`, also across a power loss. The
+    /// temporary file is `<path>.tmp-<pid>-<suffix>` (created exclusively, never followed if a
+    /// link), so writers in several processes never share one.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600, durable: Bool = true,
+                                       suffix: String = "") throws(PosixFileError) {
+        let temporary = "\(path).tmp-\(getpid())-\(suffix)"
+        let fd = try openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        var renamed = false
+        defer {
+            _ = close(fd)
+            if !renamed { _ = unlink(temporary) }
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written) }
+            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure(errno, doing: "write", path: temporary) }
+        }
+        guard fchmod(fd, mode) == 0 else { throw failure(errno, doing: "chmod", path: temporary) }
+        if durable { try fsyncRetrying(fd, path: temporary) }
+        guard rename(temporary, path) == 0 else { throw failure(errno, doing: "rename", path: path) }
+        renamed = true
+        if durable { try syncDirectory(of: path) }
+    }
+
+    /// fsync of the directory holding `path`, so a rename or unlink in it survives a power loss.
+    public static func syncDirectory(of path: String) throws(PosixFileError) {
+        let directory = directoryName(path)
+        let fd = try openRetrying(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        defer { _ = close(fd) }
+        try fsyncRetrying(fd, path: directory)
+    }
+
+    public static func fsyncRetrying(_ fd: Int32, path: String) throws(PosixFileError) {
+        while fsync(fd) != 0 {
+            if errno != EINTR { throw failure(errno, doing: "fsync", path: path) }
+        }
+    }
+
+    /// `open(2)` retried on EINTR.
+    public static func openRetrying(_ path: String, _ flags: Int32, _ mode: mode_t) throws(PosixFileError) -> Int32 {
+        while true {
+            let fd = open(path, flags, mode)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw failure(errno, doing: "open", path: path) }
+        }
+    }
+
+    /// The directory part of `path` ("." when there is none).
+    public static func directoryName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// `open(2)` read-only, close-on-exec, retried on EINTR (possible when opening a FIFO).
     /// Non-blocking when only regular files are wanted, so a FIFO cannot hold the open.
-    private static func openReadOnly(_ path: String, nonBlocking: Bool) throws(PosixFileError) -> Int32 {
+    private static func openReadOnly(_ path: String, nonBlocking: Bool, followLinks: Bool) throws(PosixFileError) -> Int32 {
         while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0))
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0) | (followLinks ? 0 : O_NOFOLLOW))
             if fd >= 0 { return fd }
             let code = errno
             if code != EINTR { throw failure(code, doing: "open", path: path) }

@@ -1,49 +1,36 @@
+import EdgeCore
 import Glibc
 
-/// The vault's POSIX seam (`open`, `fstat`, `read`, `write`, `fsync`, `rename`, `unlink`,
-/// `mkdir`, `lstat`): every call retries EINTR and turns errno into a `VaultError` naming the
-/// file. Writes are atomic and durable (VLT-3): temp file in the same directory (mode 0600),
-/// write, fsync, rename over the target, fsync the directory.
+/// The vault's file operations over EdgeCore's `PosixFile` seam, with errno turned into a
+/// `VaultError` naming the file. Reads and writes are the seam's; writes are atomic and durable
+/// (VLT-3): temp file in the same directory (mode 0600), write, fsync, rename over the target,
+/// fsync the directory. What only the vault does (crypto-erase, private directories, stale
+/// temporaries) stays here.
 enum DurableFile {
+    /// Reads a whole vault file: regular files only (a FIFO in its place is refused instead of
+    /// blocking), never through a symbolic link, at most `maxBytes`.
     static func read(_ path: String, maxBytes: Int) throws(VaultError) -> [UInt8] {
-        let fd = try openRetrying(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0)
-        defer { _ = close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
-        guard Int(info.st_size) <= maxBytes else {
-            throw VaultError(.tooLarge, "\(path) is larger than \(maxBytes) bytes", context: ["path": path])
+        do {
+            return try PosixFile.readAll(path: path, maxBytes: maxBytes, allowSpecial: false, followLinks: false)
+        } catch {
+            switch error.code {
+            case .notFound: throw VaultError(.notFound, "\(path) does not exist", context: ["path": path])
+            case .tooLarge: throw VaultError(.tooLarge, "\(path) is larger than \(maxBytes) bytes", context: ["path": path])
+            case .isDirectory, .notRegular, .failed: throw VaultError(.io, error.message, context: error.context)
+            }
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in Glibc.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled) }
-            if n > 0 { filled += n } else if n == 0 { break } else if errno != EINTR { throw failure("read", path) }
-        }
-        return Array(bytes[0..<filled])
     }
 
-    /// Replaces `path` with `bytes` atomically and durably; `mode` applies to the new file.
+    /// Replaces `path` with `bytes` atomically and durably (EdgeCore's one POSIX file seam);
+    /// `mode` applies to the new file.
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(VaultError) {
-        let dir = directory(of: path)
         var suffix = ""
         for b in (try? VaultRandom.bytes(6)) ?? [] { suffix += String(b, radix: 16) }
-        let temp = "\(path).tmp-\(getpid())-\(suffix)"
-        let fd = try openRetrying(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        var ok = false
-        defer {
-            _ = close(fd)
-            if !ok { _ = unlink(temp) }
+        do {
+            try PosixFile.writeAtomically(bytes, to: path, mode: mode, durable: true, suffix: suffix)
+        } catch {
+            throw VaultError(.io, error.message, context: error.context)
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written) }
-            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure("write", temp) }
-        }
-        guard fchmod(fd, mode) == 0 else { throw failure("chmod", temp) }
-        try fsyncRetrying(fd, temp)
-        guard rename(temp, path) == 0 else { throw failure("rename", path) }
-        ok = true
-        try syncDirectory(dir)
     }
 
     /// Crypto-erase of a file: overwrite with random bytes, fsync, unlink, fsync the directory.
@@ -118,20 +105,13 @@ enum DurableFile {
         return lstat(path, &info) == 0
     }
 
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func directory(of path: String) -> String { PosixFile.directoryName(path) }
 
     private static func syncDirectory(_ dir: String) throws(VaultError) {
-        let fd = try openRetrying(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        defer { _ = close(fd) }
-        try fsyncRetrying(fd, dir)
-    }
-
-    private static func fsyncRetrying(_ fd: Int32, _ path: String) throws(VaultError) {
-        while fsync(fd) != 0 {
-            if errno != EINTR { throw failure("fsync", path) }
+        do {
+            try PosixFile.syncDirectory(of: dir + "/.")
+        } catch {
+            throw VaultError(.io, error.message, context: error.context)
         }
     }
 

@@ -21,6 +21,8 @@ public final class Vault {
     public let backendReason: String
     public let tcti: String
     public let pcrs: [Int]
+    /// Set when `auto` found a TPM device that refused to open: why the vault uses the key file.
+    public private(set) var tpmRefusal: String?
     private let keys: KeyRing
     private var cachedDeviceID: String?
     private var tpmContext: TPMContext?
@@ -44,16 +46,33 @@ public final class Vault {
         case .keyfileTPM2: (backend, backendReason) = (.keyfileTPM2, "configured")
         case .auto:
             // The strongest available: both factors when a TPM answers, else the key file.
-            if let context = try? TPMContext(tcti: tcti) {
-                tpmContext = context
+            do {
+                tpmContext = try TPMContext(tcti: tcti)
                 (backend, backendReason) = (.keyfileTPM2, "auto: TPM found at \(tcti)")
-            } else {
-                (backend, backendReason) = (.keyfile, "auto: no TPM at \(tcti)")
+            } catch {
+                // Decision: a TPM that is there but refuses (permissions, a busy resource manager)
+                // still falls back to the key file so the station keeps working, but never
+                // silently: the reason names the refusal and `tpmRefusal` carries it for the
+                // agent's log and status (issue #11, item 8).
+                if let device = Self.devicePath(tcti), access(device, F_OK) == 0 {
+                    let refusal = "a TPM is at \(device) but refused: \(error.message)"
+                    tpmRefusal = refusal
+                    (backend, backendReason) = (.keyfile, "auto: \(refusal); new keys use the key file only")
+                } else {
+                    (backend, backendReason) = (.keyfile, "auto: no TPM at \(tcti)")
+                }
             }
         }
         try DurableFile.ensurePrivateDirectory(directory)
         try DurableFile.ensurePrivateDirectory(secretsDirectory)
         try DurableFile.removeStaleTemporaries(in: secretsDirectory)
+    }
+
+    /// The device node of a `device:` TCTI ("device:/dev/tpmrm0"; bare "device" is /dev/tpmrm0).
+    static func devicePath(_ tcti: String) -> String? {
+        guard tcti == "device" || tcti.hasPrefix("device:") else { return nil }
+        let path = tcti.dropFirst("device".count).drop { $0 == ":" }
+        return path.isEmpty ? "/dev/tpmrm0" : String(path)
     }
 
     private func path(_ name: SecretName) -> String { secretsDirectory + "/" + name.value + ".vault" }

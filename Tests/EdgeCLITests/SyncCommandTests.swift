@@ -70,7 +70,9 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(requeue.stderr, "edge: There is no dead letter with id 42.\n")
 
         // No sync section: sending is refused with what to do.
-        let run = try edge(["sync", "run", "--config", EdgeProcess.samples.appendingPathComponent("edge.json").path])
+        let noSync = directory.appendingPathComponent("no-sync.json")
+        try Data(#"{"station": {"name": "no-sync"}}"#.utf8).write(to: noSync)
+        let run = try edge(["sync", "run", "--config", noSync.path])
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.stderr.contains("set sync.base_url"), run.stderr)
     }

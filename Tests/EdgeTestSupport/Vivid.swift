@@ -6,6 +6,7 @@ import Foundation
 public enum Vivid {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The capture node, or nil when no real device is available (plain `swift test`).

@@ -1,0 +1,80 @@
+@testable import EdgeAgent
+import EdgeContract
+import EdgeStore
+import EdgeCore
+import EdgeTestSupport
+import Foundation
+import Glibc
+import GRDB
+import Testing
+
+@Suite struct AgentPartsTests {
+    @Test func pathsFollowTheDocumentedPrecedence() throws {
+        var configuration = try StationConfiguration.parse(Data(#"{"station": {"state_dir": "state", "vault_dir": "/secure/vault"}}"#.utf8))
+        configuration.path = "/etc/edge/edge.json"
+        let fromFile = StationPaths.resolve(configuration, environment: [:])
+        #expect(fromFile == StationPaths(stateDirectory: "/etc/edge/state", vaultDirectory: "/secure/vault", database: "/etc/edge/state/edge.sqlite"))
+        let fromEnvironment = StationPaths.resolve(configuration, environment: ["EDGE_STATE_DIR": "/run/x", "EDGE_VAULT_DIR": "/run/v", "EDGE_DATABASE": "/run/db"])
+        #expect(fromEnvironment == StationPaths(stateDirectory: "/run/x", vaultDirectory: "/run/v", database: "/run/db"))
+        let systemd = StationPaths.resolve(StationConfiguration(), environment: ["STATE_DIRECTORY": "/var/lib/edge:/var/lib/other"])
+        #expect(systemd.stateDirectory == "/var/lib/edge" && systemd.vaultDirectory == "/var/lib/edge/vault")
+        if getuid() != 0 {
+            #expect(StationPaths.resolve(StationConfiguration(), environment: ["HOME": "/home/a"]).stateDirectory == "/home/a/.local/state/edge")
+        }
+    }
+
+    @Test func linkingCodesAreMaskedToTheirSponsorPrefix() {
+        #expect(ScanEventRecorder.mask("AB-7KX-M4PQR") == "AB********")
+        #expect(ScanEventRecorder.mask("AB7KXM4PQR") == "AB********")
+        #expect(ScanEventRecorder.mask("A") == "*")
+    }
+
+    @Test func pulledChangesAreStoredAndRoutedByKind() throws {
+        let directory = try TemporaryDirectory()
+        let database = try EdgeDatabase(path: directory.path + "/edge.sqlite")
+        let router = ChangeRouter()
+        let seen = Locked<[String]>([])
+        router.onPulled(kinds: ["A", "B"]) { _, changes, _ in seen.withLock { $0.append(contentsOf: changes.map(\.id)) } }
+        router.onPulled(kinds: ["C"]) { _, changes, _ in seen.withLock { $0.append("C:" + changes.map(\.id).joined(separator: ",")) } }
+        let changes = [SyncChange(id: "1", stream: "s", kind: "B", changedAt: "2026-11-25T12:00:00Z", payload: .null),
+                       SyncChange(id: "2", stream: "s", kind: "A", changedAt: "2026-11-25T12:00:00Z", payload: .null),
+                       SyncChange(id: "3", stream: "s", kind: "Z", changedAt: "2026-11-25T12:00:00Z", payload: .null),
+                       SyncChange(id: "4", stream: "s", kind: "B", changedAt: "2026-11-25T12:00:00Z", payload: .null)]
+        let state = SyncState(database: database)
+        try database.dbWriter.write { db in try router.apply(db, changes, state: state, now: 0) }
+        // Per kind in the order kinds first appear; every change stored, routed or not.
+        #expect(seen.withLock { $0 } == ["1", "4", "2"])
+        #expect(try SyncState(database: database).pulledChangeCount() == 4)
+    }
+
+    @Test func systemdGetsItsDatagrams() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        #expect(notifier.notify("READY=1"))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let received = recv(fd, &buffer, buffer.count, 0)
+        #expect(String(decoding: buffer[0..<max(0, received)], as: UTF8.self) == "READY=1")
+        #expect(!SystemdNotifier(environment: [:]).notify("READY=1"))
+        #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "30000000"]) == .seconds(15))
+        #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"]) == nil || getpid() == 1)
+    }
+
+    @Test func logValuesCannotForgeLinesOrReorderText() {
+        #expect(KeyValueLogHandler.quoted("plain") == "plain")
+        #expect(KeyValueLogHandler.quoted("two words") == "\"two words\"")
+        #expect(KeyValueLogHandler.quoted("a\nlevel=error msg=forged") == "\"a?level=error msg=forged\"")
+        #expect(KeyValueLogHandler.quoted("\u{202E}txt.exe") == "?txt.exe")
+        #expect(KeyValueLogHandler.quoted("say \"hi\"") == #""say \"hi\"""#)
+    }
+}

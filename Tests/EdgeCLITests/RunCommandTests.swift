@@ -1,0 +1,143 @@
+import EdgeTestSupport
+import Foundation
+import XCTest
+
+/// `edge run` as systemd and an operator run it: a replayed camera, the stand-in as the backend
+/// (a child process that outlives the agents the tests stop and kill), signals, `edge status`.
+final class RunCommandTests: XCTestCase {
+    private var directory: URL!
+    private var vault: String { directory.appendingPathComponent("vault").path }
+    private var config: URL { directory.appendingPathComponent("edge.json") }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A station whose camera replays two labels at `fps`, reporting every frame's codes
+    /// (repeat gap 0) so that there are many transactions to interrupt.
+    private func writeConfiguration(_ standin: StandinProcess, fps: Int = 30, gap: Double = 0, broken: Bool = false) throws {
+        let samples = EdgeProcess.samples.path
+        let text = broken ? #"{"station": {"cameras": [{"name": "dock"}]}}"# : """
+            {"sync": {"base_url": "\(standin.baseURL)", "connect_timeout": 2, "total_timeout": 4},
+             "station": {"name": "dock-test", "state_dir": ".", "vault_dir": "vault", "vault_backend": "keyfile", "repeat_gap": \(gap),
+                         "pull_interval": 1, "metrics": "127.0.0.1:0",
+                         "cameras": [{"name": "dock", "device": "replay:\(samples)/po-code128.png,\(samples)/material.png", "fps": \(fps)}]}}
+            """
+        try Data(text.utf8).write(to: config)
+    }
+
+    private func startAgent() throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = try EdgeProcess.executable()
+        process.arguments = ["run", "--config", config.path]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("EDGE_") && $0.key != "NOTIFY_SOCKET" }
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    private func applied(_ standin: StandinProcess) throws -> [[String: Any]] {
+        let data = try standin.control("GET", "/_standin/applied")
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []).filter { ($0["path"] as? String) == "/api/sync/push" }
+    }
+
+    private func scalar(_ sql: String) throws -> Int {
+        Int(try Command.shell("sqlite3 '\(directory.appendingPathComponent("edge.sqlite").path)' \"\(sql)\"")) ?? -1
+    }
+
+    private func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return !process.isRunning
+    }
+
+    func testSIGTERMStopsCleanlyAndSIGHUPWithABrokenFileKeepsTheConfiguration() async throws {
+        let token = "run-\(UUID().uuidString)"
+        let standin = try StandinProcess(token: token)
+        try writeConfiguration(standin, fps: 20, gap: 1.5)
+        XCTAssertEqual(try EdgeProcess.run(["vault", "put", "sync.token", "--dir", vault, "--backend", "keyfile"], input: Data(token.utf8)).status, 0)
+        let (agent, errors) = try startAgent()
+        defer { if agent.isRunning { agent.interrupt(); agent.waitUntilExit() } }
+
+        try await eventually("scan events applied on the stand-in") { try self.applied(standin).count >= 2 }
+        try await eventually("edge status with nothing missing") {
+            try EdgeProcess.run(["status", "--config", self.config.path]).status == 0
+        }
+        let status = try EdgeProcess.run(["status", "--json", "--config", config.path])
+        XCTAssertEqual(status.status, 0, status.stdout + status.stderr)
+        try PythonCheck.validate(json: Data(status.stdout.utf8), schema: PackageFiles.path("models/station-status.schema.json"))
+        XCTAssertTrue(status.stdout.contains(#""running":true"#), status.stdout)
+
+        // SIGHUP with a broken file: refused with the reason, the agent and its camera go on.
+        try writeConfiguration(standin, broken: true)
+        kill(agent.processIdentifier, SIGHUP)
+        let statusFile = directory.appendingPathComponent("agent-status.json")
+        try await eventually("the refusal in the agent's status") {
+            let data = (try? Data(contentsOf: statusFile)) ?? Data()
+            let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let error = (document?["snapshot"] as? [String: Any])?["lastReloadError"] as? String
+            return error?.contains("station.cameras[0].device") == true
+        }
+        XCTAssertTrue(agent.isRunning)
+
+        // SIGTERM: exit 0, everything recorded is either applied once or still queued.
+        kill(agent.processIdentifier, SIGTERM)
+        XCTAssertTrue(waitForExit(agent, seconds: 15), "edge run did not stop on SIGTERM")
+        XCTAssertEqual(agent.terminationStatus, 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("event=agent.reload_refused"), log)
+        XCTAssertTrue(log.contains("event=agent.stopped"), log)
+        XCTAssertFalse(log.contains(token), "the token reached the log")
+        try writeConfiguration(standin, fps: 20, gap: 1.5)
+        let synced = try scalar("SELECT COUNT(*) FROM scan_events WHERE action = 'sync'")
+        let queued = try scalar("SELECT COUNT(*) FROM outbox")
+        let records = try applied(standin)
+        XCTAssertEqual(records.count + queued, synced)
+        XCTAssertTrue(records.allSatisfy { ($0["applications"] as? Int) == 1 })
+        let stopped = try EdgeProcess.run(["status", "--config", config.path])
+        XCTAssertTrue(stopped.stdout.contains("agent: not running"), stopped.stdout)
+    }
+
+    /// AGT-8 (the SYN-12 proof extended to the agent): `edge run` is SIGKILLed at random moments
+    /// while its camera records events and the stand-in injects faults; restarted and killed
+    /// again. Then one drain with the faults off: every committed event applied exactly once.
+    func testKilledAgentLosesNoCommittedEventAndSendsNoneTwice() async throws {
+        let cycles = Int(ProcessInfo.processInfo.environment["EDGE_AGENT_CRASH_CYCLES"] ?? "") ?? 12
+        let token = "agent-crash-\(UUID().uuidString)"
+        let standin = try StandinProcess(token: token)
+        try writeConfiguration(standin, fps: 50)
+        XCTAssertEqual(try EdgeProcess.run(["vault", "put", "sync.token", "--dir", vault, "--backend", "keyfile"], input: Data(token.utf8)).status, 0)
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 1...UInt64.max, using: &generator)
+        try standin.control("POST", "/_standin/faults", json: """
+            {"random": {"seed": \(seed), "probability": 0.3, "path_prefix": "/api/sync/push",
+                        "kinds": ["refuse", "delay", "drop", "dropBeforeApply", "status", "double"],
+                        "parameters": {"delay_ms": 40, "status": 503, "retry_after": "0"}}}
+            """)
+        for _ in 0..<cycles {
+            let (agent, _) = try startAgent()
+            usleep(UInt32.random(in: 300_000...1_200_000))
+            kill(agent.processIdentifier, SIGKILL)
+            agent.waitUntilExit()
+        }
+        try standin.control("DELETE", "/_standin/faults")
+        let synced = try scalar("SELECT COUNT(*) FROM scan_events WHERE action = 'sync'")
+        XCTAssertGreaterThan(synced, cycles, "the camera recorded too few events to prove anything")
+        let drain = try EdgeProcess.run(["sync", "run", "--no-pull", "--config", config.path, "--dir", vault, "--backend", "keyfile"])
+        XCTAssertEqual(drain.status, 0, "seed \(seed): " + drain.stdout + drain.stderr)
+        XCTAssertEqual(try scalar("SELECT COUNT(*) FROM outbox"), 0)
+        XCTAssertEqual(try scalar("SELECT COUNT(*) FROM scan_events WHERE action = 'sync' AND outbox_id IS NULL"), 0)
+        let records = try applied(standin)
+        XCTAssertEqual(records.count, synced, "seed \(seed): events committed vs keys applied")
+        XCTAssertTrue(records.allSatisfy { ($0["applications"] as? Int) == 1 }, "seed \(seed)")
+        XCTAssertEqual(try Command.shell("sqlite3 '\(directory.appendingPathComponent("edge.sqlite").path)' 'PRAGMA integrity_check'"), "ok")
+    }
+}

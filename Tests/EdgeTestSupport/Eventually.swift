@@ -1,0 +1,58 @@
+import Foundation
+
+/// Waits for `condition` to hold, looking again every 20 ms, up to `timeout`: tests await an
+/// outcome instead of sleeping a fixed time. Throws `Timeout` with `what` when it never holds.
+public func eventually(_ what: @autoclosure () -> String, timeout: Duration = .seconds(20),
+                       _ condition: () async throws -> Bool) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    if try await condition() { return }
+    throw Timeout(description: "timed out after \(timeout) waiting for: \(what())")
+}
+
+public struct Timeout: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The package's root and its checked-in files, for tests that read models/ and samples/.
+public enum PackageFiles {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+}
+
+/// Real validators in Python (installed by .ci/install-deps): jsonschema for models/, and
+/// prometheus_client's own text parser for /metrics.
+public enum PythonCheck {
+    /// Validates `document` against the schema at `schemaPath` (Draft 2020-12); throws the
+    /// validator's message when it does not conform.
+    public static func validate(json document: Data, schema schemaPath: String) throws {
+        let script = """
+        import json, sys, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        jsonschema.Draft202012Validator(schema).validate(json.load(sys.stdin))
+        """
+        try Command.run(["python3", "-c", script, schemaPath], input: document)
+    }
+
+    /// Parses Prometheus text with `prometheus_client.parser`; returns every sample as
+    /// "name{sorted labels}" → value.
+    public static func prometheusSamples(_ text: Data) throws -> [String: Double] {
+        let script = """
+        import sys, json
+        from prometheus_client.parser import text_string_to_metric_families
+        out = {}
+        for family in text_string_to_metric_families(sys.stdin.read()):
+            for s in family.samples:
+                labels = ",".join(f'{k}="{v}"' for k, v in sorted(s.labels.items()))
+                out[s.name + "{" + labels + "}"] = s.value
+        print(json.dumps(out))
+        """
+        let output = try Command.run(["python3", "-c", script], input: text)
+        return try JSONDecoder().decode([String: Double].self, from: output)
+    }
+}
