@@ -160,7 +160,7 @@ public final class Agent: Sendable {
         if let sync = configuration.sync {
             let outbox = self.outbox
             let router = self.router
-            services.append(.init(service: Self.supervised("sender", dependencies, state, logger) { [vault = openedVault, metrics, pullWake] in
+            services.append(.init(service: Self.supervised("sender", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
                 let lock: SenderLock
                 do throws(SyncError) {
@@ -170,7 +170,7 @@ public final class Agent: Sendable {
                 }
                 let transport = try Self.transport(sync)
                 return SenderService(sender: StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync,
-                                                                 identity: identity, router: router),
+                                                                 identity: identity, router: router, logger: logger),
                                      transport: transport, metrics: metrics, pull: pullWake, lock: lock)
             }))
             services.append(.init(service: Self.supervised("puller", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, state, logger] in

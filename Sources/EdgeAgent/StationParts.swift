@@ -6,6 +6,7 @@ import EdgeStore
 import EdgeSync
 import EdgeVault
 import FoundationEssentials
+import Logging
 
 /// The builders of the station's moving parts, used by `buildAgent` and by the CLI commands
 /// that run one part on its own (`edge sync run`, `edge push run`), so both get the same part.
@@ -34,11 +35,11 @@ public enum StationParts {
 
     /// The outbox sender; delivered entries go to `router`'s handlers in the settling transaction.
     public static func sender(outbox: Outbox, transport: any HTTPTransport, tokens: any TokenProvider, settings: SyncSettings,
-                              identity: SyncIdentity, router: ChangeRouter) -> OutboxSender {
+                              identity: SyncIdentity, router: ChangeRouter, logger: Logger = Logger(label: "edge.sync")) -> OutboxSender {
         var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
         configuration.requestsPerMinute = settings.requestsPerMinute
         configuration.onDelivered = { db, entry in try router.delivered(db, entry, now: Date().timeIntervalSince1970) }
-        return OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration)
+        return OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration, logger: logger)
     }
 
     /// One pull of every page, stored and routed by kind (AGT-5).

@@ -134,6 +134,7 @@ import Testing
         let agent = try station.agent()
         let running = Task { try await agent.run() }
         try await eventually("frames flowing") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 30 }
+        var configuration = try station.configuration()
 
         try Data(#"{"station": {"cameras": [{"name": "dock"}]}}"#.utf8).write(to: URL(fileURLWithPath: station.configPath))
         let error = await #expect(throws: StationConfigurationError.self) { try await agent.reloadFromFile() }
@@ -145,7 +146,6 @@ import Testing
 
         // A valid change: a second camera starts, the first one keeps streaming (its frame count
         // is not reset, which a restart would do).
-        var configuration = try station.configuration()
         configuration.station.cameras.append(StationCamera(name: "side", device: "replay:" + Self.samples("vendor.png"), fps: 10))
         configuration.station.pullInterval = 5
         let pending = await agent.reload(configuration)

@@ -90,7 +90,7 @@ final class SyncCommandTests: XCTestCase {
         try Data(#"{"sync": {"base_url": "http://10.1.2.3/api"}}"#.utf8).write(to: config)
         let run = try edge(["sync", "status", "--config", config.path])
         XCTAssertEqual(run.status, 2)
-        XCTAssertTrue(run.stderr.contains("sync.base_url must be an https:// URL"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("sync.base_url: must be an https:// URL"), run.stderr)
 
         let good = directory.appendingPathComponent("good.json")
         try Data(#"{"sync": {"base_url": "https://backend.invalid/api", "database": "\#(database)", "requests_per_minute": 60}}"#.utf8).write(to: good)
