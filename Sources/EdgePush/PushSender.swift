@@ -57,7 +57,7 @@ public actor PushSender {
     private let maxInFlight: Int
     /// Target key → when it may be tried again (wall seconds), failures so far, when to give up.
     private var schedule: [String: Retry] = [:]
-    private var limiters: [String: DeviceLimits] = [:]
+    private var limiters = DeviceLimiterMap()
 
     public init(store: PushStore, client: FCMClient, projectID: String, maxInFlight: Int = PushSender.defaultMaxInFlight,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -456,9 +456,6 @@ public actor PushSender {
     /// PSH-10: 240 a minute and 5000 an hour per device; a message takes one from each, or
     /// neither when either is used up.
     private func allow(_ token: String, now: Double) -> Bool {
-        var limits = limiters[token] ?? DeviceLimits(now: now)
-        let allowed = limits.take(now: now)
-        limiters[token] = limits
-        return allowed
+        limiters.allow(token, now: now)
     }
 }

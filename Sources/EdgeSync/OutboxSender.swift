@@ -65,7 +65,12 @@ public actor OutboxSender {
             if case .cancelled = report.outcome { return }
             if case .paused = report.outcome, connectivity.changed() {
                 logger.notice("network changed; resuming sending")
-                try? state.resume(now: wallClock())
+                do {
+                    try state.resume(now: wallClock())
+                } catch {
+                    // Not silent (issue #11, item 8): the pause then runs its full length.
+                    logger.error("resuming after a network change failed", metadata: ["error": "\(error.message)"])
+                }
                 continue
             }
             do {

@@ -1,6 +1,7 @@
 import EdgeAgent
 import EdgeCapture
 import EdgeContract
+import EdgeCore
 import EdgeCrypto
 import EdgeImaging
 import EdgeStandin
@@ -22,6 +23,7 @@ final class VividAgentTests: XCTestCase {
         let token = "vivid-agent-token"
         let standin = Standin(configuration: StandinConfiguration(staticTokens: [token], seedDemoData: true))
         let port = try await standin.start()
+        FileHandle.standardError.write(Data("VividAgentTests: standin started\n".utf8))
         let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
         try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
         let configuration = try StationConfiguration.parse(Data("""
@@ -39,22 +41,33 @@ final class VividAgentTests: XCTestCase {
         capture.size = FrameSize(width: 640, height: 480)
         dependencies.makeFrameSource = { [capture] camera, models in V4L2FrameSource(device: camera.device, models: models, override: capture) }
 
-        var loop = try Vivid.startLoop(capture: node, frame: Vivid.qrFrameYUYV("PO-2024-00042"))
+        // One frame holds both codes: the Code 128 material label above a QR purchase order.
+        // (Restarting vivid's output loop while the agent streams can leave v4l2-ctl stuck.)
+        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(
+            [try ImageLoader.load(path: PackageFiles.path("samples/material.png")), try Self.qrImage("PO-2024-00042")]))
+        FileHandle.standardError.write(Data("VividAgentTests: loop started\n".utf8))
         let agent = try buildAgent(configuration, dependencies: dependencies)
         let running = Task { try await agent.run() }
+        FileHandle.standardError.write(Data("VividAgentTests: agent running\n".utf8))
+        let clock = ContinuousClock()
+        let lastReport = Locked(clock.now)
         func syncedTexts() -> Set<String> {
-            Set(standin.backend.pushes.filter { $0.kind == ScanEventRecorder.kind }.compactMap { $0.payload["text"]?.stringValue })
+            // The guest is slow and has no debugger: say every 10 s where things stand.
+            if lastReport.withLock({ last in defer { if clock.now - last > .seconds(10) { last = clock.now } }; return clock.now - last > .seconds(10) }) {
+                let snapshot = agent.state.current
+                FileHandle.standardError.write(Data("VividAgentTests: camera \(String(describing: snapshot.cameras["vivid"])), events \((try? agent.events.count()) ?? -1), applied \(standin.applied.count)\n".utf8))
+            }
+            return Set(standin.backend.pushes.filter { $0.kind == ScanEventRecorder.kind }.compactMap { $0.payload["text"]?.stringValue })
         }
         do {
-            try await eventually("the looped QR applied as a scan event", timeout: .seconds(120)) { syncedTexts().contains("PO-2024-00042") }
-            Vivid.stopLoop(loop)
-            loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(PackageFiles.path("samples/material.png")))
-            try await eventually("the looped Code 128 applied as a scan event", timeout: .seconds(120)) { syncedTexts().contains("MAT-ST-4471") }
-            Vivid.stopLoop(loop)
+            try await eventually("both looped codes applied as scan events", timeout: .seconds(150)) {
+                syncedTexts().isSuperset(of: ["PO-2024-00042", "MAT-ST-4471"])
+            }
             try await eventually("the outbox drained", timeout: .seconds(60)) { try agent.outbox.status().depth == 0 }
         } catch {
-            Vivid.stopLoop(loop)
+            FileHandle.standardError.write(Data("VividAgentTests: \(error); state \(agent.state.current)\n".utf8))
             await agent.shutdown()
+            Vivid.stopLoop(loop)
             await standin.stop()
             throw error
         }
@@ -74,23 +87,34 @@ final class VividAgentTests: XCTestCase {
         XCTAssertGreaterThan(samples[#"edge_frame_to_event_seconds_sum{camera="vivid"}"#] ?? 0, 0)
         await agent.shutdown()
         try await running.value
+        Vivid.stopLoop(loop)
         await standin.stop()
     }
 
-    /// A grey image centred on a 640x480 YUYV frame (white around it), as vivid's output takes it.
-    static func frameYUYV(_ path: String, width: Int = 640, height: Int = 480) throws -> Data {
-        let image = try ImageLoader.load(path: path)
-        guard image.width <= width, image.height <= height else { throw Vivid.Failure(description: "\(path) is larger than the frame") }
-        var bytes = [UInt8](repeating: 128, count: width * height * 2)
-        let left = (width - image.width) / 2, top = (height - image.height) / 2
-        for y in 0..<height {
-            for x in 0..<width {
-                let inside = x >= left && y >= top && x < left + image.width && y < top + image.height
-                let gray = inside ? image.pixels[(y - top) * image.rowStride + (x - left)] : 255
-                // Video range luma, as a camera sends it.
-                bytes[(y * width + x) * 2] = UInt8(16 + Int(gray) * 219 / 255)
+    /// A QR code from qrencode at 4 pixels a module.
+    static func qrImage(_ text: String) throws -> GrayImage {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vivid-qr-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Command.run(["qrencode", "-s", "4", "-m", "4", "-o", file.path, text])
+        return try ImageLoader.load(path: file.path)
+    }
+
+    /// Grey images stacked top to bottom, each centred, on a white 640x480 YUYV frame, as
+    /// vivid's output takes it (video-range luma, neutral chroma).
+    static func frameYUYV(_ images: [GrayImage], width: Int = 640, height: Int = 480) throws -> Data {
+        var luma = [UInt8](repeating: 255, count: width * height)
+        let total = images.reduce(0) { $0 + $1.height }
+        guard total <= height, images.allSatisfy({ $0.width <= width }) else { throw Vivid.Failure(description: "the images do not fit the frame") }
+        var top = (height - total) / 2
+        for image in images {
+            let left = (width - image.width) / 2
+            for y in 0..<image.height {
+                for x in 0..<image.width { luma[(top + y) * width + left + x] = image.pixels[y * image.rowStride + x] }
             }
+            top += image.height
         }
+        var bytes = [UInt8](repeating: 128, count: width * height * 2)
+        for index in 0..<(width * height) { bytes[index * 2] = UInt8(16 + Int(luma[index]) * 219 / 255) }
         return Data(bytes)
     }
 }

@@ -75,8 +75,13 @@ public enum Vivid {
         return process
     }
 
+    /// SIGTERM, then SIGKILL after 5 s: v4l2-ctl can stay blocked in the driver while the
+    /// capture side still streams.
     public static func stopLoop(_ process: Process) {
         if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
