@@ -76,7 +76,7 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                   .product(name: "UnixSignals", package: "swift-service-lifecycle")]),
-        .target(name: "EdgeStandin", dependencies: ["EdgeContract", "EdgeCrypto",
+        .target(name: "EdgeStandin", dependencies: ["EdgeCore", "EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
                                                     .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
-        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
         .testTarget(name: "EdgeHTTPTests", dependencies: ["EdgeHTTP", "EdgeTestSupport"], exclude: ["Servers"]),
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeHTTP", "EdgeCore", "EdgeStore", "EdgeContract", "EdgeStandin",
@@ -130,7 +130,7 @@ let package = Package(
                                                            .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                            .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
+        .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCore", "EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,4 +29,8 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return body(&value)
     }
+
+    public func get() -> Value { withLock { $0 } }
+
+    public func set(_ newValue: Value) { withLock { $0 = newValue } }
 }

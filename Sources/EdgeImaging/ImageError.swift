@@ -1,46 +1,44 @@
-/// Why an image could not be loaded: a machine-readable `code`, the file it concerns, and a
-/// one-line reason for people.
+import EdgeCore
+
+/// Why an image could not be loaded, in the project's one error shape: a machine-readable
+/// `code`, the file it concerns, and a one-line reason for people.
 ///
 /// `message` (also `description`) is `"<path>: <reason>"` on a single line, ready to print as
 /// the per-file error of a scan run (SCN-9, SCN-10). Control characters in the path or in
 /// library messages are escaped so a hostile file name cannot forge extra output lines.
-public struct ImageError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong, coarse enough for callers to branch on (exit codes, retry, skip).
-    public enum Code: String, Sendable, Equatable, CaseIterable {
-        /// The path does not exist.
-        case notFound
-        /// The path exists but cannot be read as a file: a directory, no permission, an I/O error.
-        case unreadableFile
-        /// The file or buffer has zero bytes.
-        case empty
-        /// The bytes are not PNG, JPEG or PNM, or use a variant of those that is not supported.
-        case unsupportedFormat
-        /// The data ends before the image does.
-        case truncated
-        /// The data is damaged or self-contradictory.
-        case corrupt
-        /// The file, or the pixel count its header claims, exceeds `ImageLimits`.
-        case tooLarge
-        /// The decoding library failed for a reason unrelated to the data (e.g. out of memory).
-        case decoderFailure
+public typealias ImageError = CodedError<ImageErrorCode>
+
+/// What went wrong, coarse enough for callers to branch on (exit codes, retry, skip).
+public enum ImageErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// The path does not exist.
+    case notFound = "not-found"
+    /// The path exists but cannot be read as a file: a directory, no permission, an I/O error.
+    case unreadableFile = "unreadable-file"
+    /// The file or buffer has zero bytes.
+    case empty
+    /// The bytes are not PNG, JPEG or PNM, or use a variant of those that is not supported.
+    case unsupportedFormat = "unsupported-format"
+    /// The data ends before the image does.
+    case truncated
+    /// The data is damaged or self-contradictory.
+    case corrupt
+    /// The file, or the pixel count its header claims, exceeds `ImageLimits`.
+    case tooLarge = "too-large"
+    /// The decoding library failed for a reason unrelated to the data (e.g. out of memory).
+    case decoderFailure = "decoder-failure"
+}
+
+extension CodedError where Code == ImageErrorCode {
+    /// `message` is `"<path>: <reason>"`; `context` holds `path` and `reason` separately.
+    public init(_ code: ImageErrorCode, path: String, reason: String) {
+        let line = Self.oneLine(reason)
+        self.init(code, "\(Self.oneLine(path)): \(line)", context: ["path": path, "reason": line])
     }
 
-    public let code: Code
     /// The file path, or the name given with in-memory data.
-    public let path: String
+    public var path: String { context["path"] ?? "" }
     /// One line, without the path: "not a PNG/JPEG/PNM image".
-    public let reason: String
-
-    public init(_ code: Code, path: String, reason: String) {
-        self.code = code
-        self.path = path
-        self.reason = ImageError.oneLine(reason)
-    }
-
-    /// `"<path>: <reason>"`, one line.
-    public var message: String { "\(ImageError.oneLine(path)): \(reason)" }
-
-    public var description: String { message }
+    public var reason: String { context["reason"] ?? message }
 
     /// Escapes control characters (newlines included) so the text stays on one line.
     static func oneLine(_ text: String) -> String {

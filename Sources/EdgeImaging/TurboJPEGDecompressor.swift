@@ -76,7 +76,7 @@ final class TurboJPEGDecompressor {
     /// reclassify it as truncation.
     private func failure() -> ImageError {
         let text = Self.message(handle)
-        let code: ImageError.Code = text.contains("Unsupported") || text.contains("unsupported") ? .unsupportedFormat : .corrupt
+        let code: ImageErrorCode = text.contains("Unsupported") || text.contains("unsupported") ? .unsupportedFormat : .corrupt
         return ImageError(code, path: path, reason: "\(code == .corrupt ? "corrupt" : "unsupported") JPEG (libjpeg: \(text))")
     }
 

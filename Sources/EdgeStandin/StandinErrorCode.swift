@@ -1,11 +1,11 @@
 /// Why the stand-in could not start.
 public enum StandinErrorCode: String, Sendable, Hashable {
     /// Asked to bind an address other than 127.0.0.1.
-    case notLoopback = "NOT_LOOPBACK"
-    case invalidPort = "INVALID_PORT"
-    case alreadyStarted = "ALREADY_STARTED"
+    case notLoopback = "not-loopback"
+    case invalidPort = "invalid-port"
+    case alreadyStarted = "already-started"
     /// The server stopped before it reported its port (bind failure, port in use).
-    case startFailed = "START_FAILED"
+    case startFailed = "start-failed"
     /// The `--fcm-service-account` file cannot be read, parsed or written.
-    case serviceAccount = "SERVICE_ACCOUNT"
+    case serviceAccount = "service-account"
 }

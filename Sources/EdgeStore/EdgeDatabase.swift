@@ -1,3 +1,4 @@
+import EdgeCore
 import Glibc
 import GRDB
 
@@ -82,43 +83,35 @@ public struct EdgeDatabase: Sendable {
         return config
     }
 
-    /// Builds a new database beside `path` and renames it into place, so a crash during first
+    /// Builds a new database beside `path` and links it into place, so a crash during first
     /// start leaves either no file or a complete, migrated one, never an empty file.
+    ///
+    /// Several processes may start at the same moment on a new station (the agent, a CLI
+    /// command): each builds its own staging file (pid and a random number), and `link(2)`, which
+    /// never replaces an existing name, publishes exactly one of them. A loser finds the
+    /// winner's complete file and opens that; nobody's open database is ever replaced.
     private static func createAtomically(_ path: String) throws(StoreError) {
-        let staging = path + ".creating"
-        for leftover in [staging, staging + "-journal", staging + "-wal", staging + "-shm"] {
-            unlink(leftover)
+        let staging = "\(path).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        func removeStaging() {
+            for file in [staging, staging + "-journal", staging + "-wal", staging + "-shm"] { unlink(file) }
         }
+        removeStaging()
+        defer { removeStaging() }
         do {
             let queue = try DatabaseQueue(path: staging, configuration: configuration(busyTimeoutSeconds: 5))
             try StoreMigrations.migrator.migrate(queue)
             try queue.close()
         } catch {
-            unlink(staging)
             throw StoreError(.openFailed, "Could not create the sync database \(path).",
                              context: ["path": path, "sqlite": String(describing: error)])
         }
-        guard rename(staging, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(staging)
+        if link(staging, path) != 0 && errno != EEXIST {
+            let reason = PosixFile.describe(errno: errno)
             throw StoreError(.openFailed, "Could not create the sync database \(path): \(reason).",
                              context: ["path": path, "errno": reason])
         }
-        syncDirectory(of: path)
-    }
-
-    /// Makes the rename durable (power loss after first start must not lose the file).
-    private static func syncDirectory(of path: String) {
-        let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            directory = "."
-        }
-        let descriptor = open(directory, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = Glibc.close(descriptor)
+        // Best effort: the file is complete either way; this makes its name survive a power loss.
+        try? PosixFile.syncDirectory(of: path)
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeCapture
 import EdgeTestSupport
 import Foundation
@@ -37,9 +38,9 @@ final class VividHotPlugTests: XCTestCase {
             Thread.detachNewThread {
                 let runner = CameraRunner(path: path, retryInterval: .milliseconds(100)) { _ in configuration }
                 runner.run(shouldStop: { stop.get() }, onEvent: { event in
-                    if case .lost = event { lost.mutate { $0[index] += 1 } }
+                    if case .lost = event { lost.withLock { $0[index] += 1 } }
                 }, onFrame: { _ in
-                    counts.mutate { $0[index] += 1 }
+                    counts.withLock { $0[index] += 1 }
                     return true
                 })
                 group.leave()
@@ -100,14 +101,14 @@ final class VividHotPlugTests: XCTestCase {
         Thread.detachNewThread {
             handOff.get().run(shouldStop: { stop.get() }, onEvent: { event in
                 switch event {
-                case .opened: events.mutate { $0.append("opened") }
-                case .lost(let error, let outage): events.mutate { $0.append("lost \(error.code.rawValue) \(outage)") }
-                case .restored(_, let outage): events.mutate { $0.append("restored \(outage)") }
-                case .retrying(let error): events.mutate { $0.append("retrying \(error.code.rawValue)") }
-                case .failed(let error): events.mutate { $0.append("failed \(error.message)") }
+                case .opened: events.withLock { $0.append("opened") }
+                case .lost(let error, let outage): events.withLock { $0.append("lost \(error.code.rawValue) \(outage)") }
+                case .restored(_, let outage): events.withLock { $0.append("restored \(outage)") }
+                case .retrying(let error): events.withLock { $0.append("retrying \(error.code.rawValue)") }
+                case .failed(let error): events.withLock { $0.append("failed \(error.message)") }
                 }
             }, onFrame: { _ in
-                frames.mutate { $0 += 1 }
+                frames.withLock { $0 += 1 }
                 return true
             })
             finished.signal()

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func codesAreStableStrings() {
-        #expect(ImageError.Code.allCases.map(\.rawValue) ==
-                ["notFound", "unreadableFile", "empty", "unsupportedFormat", "truncated", "corrupt", "tooLarge", "decoderFailure"])
+        #expect(ImageErrorCode.allCases.map(\.rawValue) ==
+                ["not-found", "unreadable-file", "empty", "unsupported-format", "truncated", "corrupt", "too-large", "decoder-failure"])
     }
 }

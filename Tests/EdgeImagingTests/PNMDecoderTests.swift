@@ -10,7 +10,7 @@ import Testing
         try ImageLoader.load(data: bytes, name: "test.pnm")
     }
 
-    private func code(_ bytes: [UInt8]) -> ImageError.Code? {
+    private func code(_ bytes: [UInt8]) -> ImageErrorCode? {
         #expect(throws: ImageError.self) { try load(bytes) }?.code
     }
 

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeStore
 import Foundation
 import GRDB
@@ -47,6 +48,28 @@ final class EdgeDatabaseTests: XCTestCase {
         let reopened = try EdgeDatabase(path: path)
         XCTAssertEqual(try Outbox(database: reopened).pendingEntries().count, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".creating"))
+    }
+
+    /// Processes starting at the same moment on a new station each create the database; one
+    /// file wins and every opener uses it, so no write is made to a file that is then replaced.
+    func testConcurrentFirstOpensShareOneFile() throws {
+        let path = try makeDatabasePath(self)
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            do {
+                let database = try EdgeDatabase(path: path)
+                try database.dbWriter.write { db in
+                    _ = try Outbox(database: database).enqueue(db, stream: "s\(index)", kind: "k", payload: json("{}"))
+                }
+                try database.close()
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(try Outbox(database: try EdgeDatabase(path: path)).pendingEntries().count, 8)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).filter { $0.contains(".creating") }
+        XCTAssertEqual(leftovers, [])
     }
 
     func testCorruptPageIsDetected() throws {
