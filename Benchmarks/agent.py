@@ -4,7 +4,7 @@
 One `edge run` (release build) with one replayed camera at 30 fps (the host frame source: images
 decoded once, then handed to the scanning loop like a camera's frames), per frame size:
 640x480 and 1280x720. A second of frames is one frame with a Code 128 purchase-order label and
-29 without a code (noise over a gradient), so the stream is mostly what a station's camera sees:
+29 without a code (mild Gaussian noise over a gradient), so the stream is mostly what a station's camera sees:
 nothing. With a repeat gap of 0.5 s each sighting of the label becomes one scan event (kept
 locally, no backend), about one a second.
 
@@ -14,9 +14,12 @@ from /metrics; and every event's frame-to-event latency as the agent recorded it
 the row written in its transaction). Each size runs --runs times; the table shows each run and
 the spread. Nothing here is asserted: compare within one run.
 
-The guest figures (vivid under QEMU TCG, emulated) come from Benchmarks/camera.sh.
+With --vivid, the same agent also runs in the vivid VM (.ci/vivid-vm, QEMU TCG: emulated, no
+KVM) on /dev/video0 with a QR frame looped through vivid at each size (Benchmarks/agent-guest.sh),
+once per size: CPU % of one emulated core and frame-to-event latency. Those figures measure the
+emulator as much as edge; they show the agent works on a real V4L2 driver, not its speed.
 
-Usage: python3 Benchmarks/agent.py [--runs 3] [--seconds 20] [--no-build]
+Usage: python3 Benchmarks/agent.py [--runs 3] [--seconds 20] [--no-build] [--vivid]
 Needs: Swift, ImageMagick (convert), zint, sqlite3 (Debian: imagemagick zint sqlite3).
 """
 import argparse, json, os, re, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, time, urllib.request
@@ -33,11 +36,13 @@ def build(scratch):
 
 def frames(directory, width, height):
     """One frame with a Code 128 label, one without a code; returns the replay list (1 + 29)."""
-    label = directory / "label.png"
-    subprocess.run(["zint", "--barcode=20", "--scale=2", "-d", "PO-2026-00042", "-o", str(label)], check=True, stdout=subprocess.DEVNULL)
+    # The label's width in pixels: about half the frame's, as a label held under the camera.
+    label = directory / f"label-{width}.png"
+    subprocess.run(["zint", "--barcode=20", f"--scale={1 if width < 1000 else 2}", "-d", "PO-2026-00042", "-o", str(label)],
+                   check=True, stdout=subprocess.DEVNULL)
     empty = directory / f"empty-{width}x{height}.png"
     code = directory / f"code-{width}x{height}.png"
-    subprocess.run(["convert", "-size", f"{width}x{height}", "gradient:gray70-gray40", "-seed", "7", "-attenuate", "0.4",
+    subprocess.run(["convert", "-size", f"{width}x{height}", "gradient:gray70-gray40", "-seed", "7", "-attenuate", "0.1",
                     "+noise", "Gaussian", "-colorspace", "Gray", str(empty)], check=True)
     subprocess.run(["convert", str(empty), str(label), "-gravity", "center", "-composite", "-colorspace", "Gray", str(code)], check=True)
     return [str(code)] + [str(empty)] * 29
@@ -102,6 +107,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--vivid", action="store_true", help="also run once per size in the vivid VM (emulated)")
     args = parser.parse_args()
     scratch = Path(os.environ.get("EDGE_SCRATCH") or ROOT / ".build")
     if not args.no_build:
@@ -123,8 +129,29 @@ def main():
         rs = [r for r in rows if r["size"] == size]
         span = lambda k: f"{statistics.median(r[k] for r in rs):.2f} ({min(r[k] for r in rs):.2f}-{max(r[k] for r in rs):.2f})"
         print(f"{size:>9} {span('cpu_pct'):>27} {span('cpu_ms_per_frame'):>14} {span('p50_ms'):>18} {span('p99_ms'):>18}")
+    if args.vivid:
+        rows += vivid(edge, scratch, args.seconds)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+def vivid(edge, scratch, seconds):
+    """One run per size in the VM; returns rows marked emulated."""
+    rows = []
+    with tempfile.TemporaryDirectory() as out:
+        env = dict(os.environ, EDGE_VM_OUT=out, EDGE_VM_REQUIRED="1", EDGE_BUILD_PATH=str(scratch), EDGE_VM_TIMEOUT="600")
+        subprocess.run([str(ROOT / ".ci/vivid-vm"), "--exec", "bash", "Benchmarks/agent-guest.sh", str(edge), str(int(seconds))],
+                       cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        print(f"\n{'vivid (emulated)':>16} {'CPU % of a core':>16} {'events':>7} {'p50 ms':>8} {'p99 ms':>8}")
+        for size in ("640x480", "1280x720"):
+            result = json.loads(Path(out, f"agent-{size}.json").read_text())
+            lat = sorted(result["latencies_ms"])
+            pct = lambda p: lat[min(len(lat) - 1, len(lat) * p // 100)] if lat else float("nan")
+            row = {"size": size, "emulated": True, "cpu_pct": 100 * result["cpu_seconds"] / result["wall_seconds"],
+                   "events": len(lat), "p50_ms": pct(50), "p99_ms": pct(99), "frames_total": result["frames"]}
+            rows.append(row)
+            print(f"{size:>16} {row['cpu_pct']:16.1f} {row['events']:7d} {row['p50_ms']:8.2f} {row['p99_ms']:8.2f}")
+    return rows
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ public struct AgentDependencies: Sendable {
     /// Frames for a configured camera: `replay:` files, else the V4L2 node.
     public var makeFrameSource: @Sendable (StationCamera, [String: CaptureConfiguration]) -> any FrameSource = { camera, models in
         if let files = camera.replayFiles { return ReplayFrameSource(files: files, fps: camera.fps) }
-        return V4L2FrameSource(device: camera.device, models: models)
+        // Validated with the configuration, so the override cannot fail here.
+        return V4L2FrameSource(device: camera.device, models: models, override: (try? camera.captureOverride()) ?? nil)
     }
     /// How long a part that cannot start waits before it is tried again.
     public var retryInterval: Duration = .seconds(15)

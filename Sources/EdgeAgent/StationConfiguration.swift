@@ -134,18 +134,7 @@ public struct StationConfiguration: Sendable {
         }
     }
 
-    /// `station.cameras[1].device` from a coding path.
-    static func keyPath(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += (text.isEmpty ? "" : ".") + key.stringValue
-            }
-        }
-        return text
-    }
+    static func keyPath(_ path: [any CodingKey]) -> String { CodingPathText.text(path) }
 
     private static func typeName(_ type: Any.Type) -> String {
         switch type {

@@ -1,3 +1,4 @@
+import EdgeCapture
 import FoundationEssentials
 
 /// edge.json's `station` section: what `edge run` runs (AGT-1..4). Every key is optional; a file
@@ -94,8 +95,13 @@ public struct StationCamera: Decodable, Sendable, Equatable {
     public var device: String
     /// Frames per second of a replay source; a V4L2 camera runs at its own rate.
     public var fps: Double = 30
+    /// Pixel format and size for this camera whatever its model (a camera without a USB id,
+    /// such as a CSI sensor or vivid, cannot be matched by the `cameras` section); nil: by model.
+    public var format: String?
+    public var width: Int?
+    public var height: Int?
 
-    enum CodingKeys: String, CodingKey { case name, device, fps }
+    enum CodingKeys: String, CodingKey { case name, device, fps, format, width, height }
 
     public init(name: String, device: String, fps: Double = 30) {
         self.name = name
@@ -108,6 +114,16 @@ public struct StationCamera: Decodable, Sendable, Equatable {
         name = try c.decode(String.self, forKey: .name)
         device = try c.decode(String.self, forKey: .device)
         fps = try c.decodeIfPresent(Double.self, forKey: .fps) ?? fps
+        format = try c.decodeIfPresent(String.self, forKey: .format)
+        width = try c.decodeIfPresent(Int.self, forKey: .width)
+        height = try c.decodeIfPresent(Int.self, forKey: .height)
+    }
+
+    /// The capture settings this entry fixes, or nil to use the camera model's.
+    public func captureOverride(keyPath: String = "station.cameras[]") throws(StationConfigurationError) -> CaptureConfiguration? {
+        guard format != nil || width != nil || height != nil else { return nil }
+        return try CameraSettings(usb: "", format: format, width: width, height: height, buffers: nil, controls: nil)
+            .configuration(keyPath: keyPath)
     }
 
     /// The image files of a `replay:` device, or nil for a V4L2 node.
@@ -130,6 +146,10 @@ public struct StationCamera: Decodable, Sendable, Equatable {
         guard fps > 0, fps <= 240 else {
             throw StationConfigurationError(.invalid, keyPath: keyPath + ".fps", "must be above 0 and at most 240")
         }
+        guard (width == nil) == (height == nil) else {
+            throw StationConfigurationError(.invalid, keyPath: keyPath + (width == nil ? ".width" : ".height"), "width and height go together")
+        }
+        _ = try captureOverride(keyPath: keyPath)
     }
 }
 

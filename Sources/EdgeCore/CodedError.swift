@@ -16,3 +16,18 @@ where Code.RawValue == String {
 
     public var description: String { message }
 }
+
+/// A Codable coding path as people write it in edge.json: `station.cameras[1].device`.
+public enum CodingPathText {
+    public static func text(_ codingPath: [any CodingKey]) -> String {
+        var out = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
+                out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return out
+    }
+}

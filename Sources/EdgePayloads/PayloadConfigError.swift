@@ -1,3 +1,5 @@
+import EdgeCore
+
 /// A refused payload configuration: sponsor table or configured classes (ENR-4, SCN-6).
 ///
 /// `message` names where the problem is (e.g. `sponsors[2].backend_url: ...`) but not the file:
@@ -62,15 +64,7 @@ extension CodedError where Code == PayloadConfigErrorCode {
     }
 
     static func pathString(_ codingPath: [any CodingKey]) -> String {
-        var out = ""
-        for key in codingPath {
-            if let index = key.intValue {
-                out += "[\(index)]"
-            } else {
-                out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return out
+        CodingPathText.text(codingPath)
     }
 
     private static func typeName(_ type: Any.Type) -> String {

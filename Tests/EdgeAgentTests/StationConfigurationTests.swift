@@ -14,6 +14,8 @@ import Testing
             (#"{"station": {"scan_events": {"classes": {"linking-code": "sync"}}}}"#, "station.scan_events.classes.linking-code"),
             (#"{"sync": {"base_url": "http://192.0.2.1/"}}"#, "sync.base_url"),
             (#"{"cameras": [{"usb": "046d:0825", "format": "XX"}]}"#, "cameras[0].format"),
+            (#"{"station": {"cameras": [{"name": "a", "device": "/dev/video0", "width": 640}]}}"#, "station.cameras[0].height"),
+            (#"{"station": {"cameras": [{"name": "a", "device": "/dev/video0", "format": "XX"}]}}"#, "station.cameras[0].format"),
         ]
         for (json, keyPath) in cases {
             let error = #expect(throws: StationConfigurationError.self) { try StationConfiguration.parse(Data(json.utf8)) }

@@ -29,18 +29,12 @@ final class VividAgentTests: XCTestCase {
         let configuration = try StationConfiguration.parse(Data("""
             {"sync": {"base_url": "http://127.0.0.1:\(port)"},
              "station": {"name": "vivid", "state_dir": "\(directory.path)", "vault_backend": "keyfile", "metrics": "127.0.0.1:0",
-                         "cameras": [{"name": "vivid", "device": "\(node)"}]}}
+                         "cameras": [{"name": "vivid", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}}
             """.utf8))
         var dependencies = AgentDependencies()
         dependencies.environment = [:]
         dependencies.retryInterval = .milliseconds(500)
         dependencies.logger = Logger(label: "edge-vivid") { _ in SwiftLogNoOpLogHandler() }
-        // vivid's looped HDMI input is 640x480 YUYV, and vivid has no USB id to key settings by.
-        var capture = CaptureConfiguration()
-        capture.preferredFormats = [PixelFormat("YUYV")].compactMap { $0 }
-        capture.size = FrameSize(width: 640, height: 480)
-        dependencies.makeFrameSource = { [capture] camera, models in V4L2FrameSource(device: camera.device, models: models, override: capture) }
-
         // One frame holds both codes: the Code 128 material label above a QR purchase order.
         // (Restarting vivid's output loop while the agent streams can leave v4l2-ctl stuck.)
         let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(

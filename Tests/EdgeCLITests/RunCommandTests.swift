@@ -117,13 +117,7 @@ final class RunCommandTests: XCTestCase {
         // stays within one burst of the SYN-8 rate limit (100 a minute).
         try writeConfiguration(standin, fps: 8)
         XCTAssertEqual(try EdgeProcess.run(["vault", "put", "sync.token", "--dir", vault, "--backend", "keyfile"], input: Data(token.utf8)).status, 0)
-        var generator = SystemRandomNumberGenerator()
-        let seed = UInt64.random(in: 1...UInt64.max, using: &generator)
-        try standin.control("POST", "/_standin/faults", json: """
-            {"random": {"seed": \(seed), "probability": 0.3, "path_prefix": "/api/sync/push",
-                        "kinds": ["refuse", "delay", "drop", "dropBeforeApply", "status", "double"],
-                        "parameters": {"delay_ms": 40, "status": 503, "retry_after": "0"}}}
-            """)
+        let seed = try standin.injectRandomPushFaults(probability: 0.3)
         for _ in 0..<cycles {
             let (agent, _) = try startAgent()
             usleep(UInt32.random(in: 200_000...900_000))

@@ -76,4 +76,18 @@ final class StandinProcess {
         }
         return result.0 ?? Data()
     }
+
+    /// Random faults on sync pushes (refuse, delay, drop, drop before apply, 503, double answer)
+    /// for the crash proofs; returns the seed, which a failing test prints.
+    @discardableResult
+    func injectRandomPushFaults(probability: Double) throws -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 1...UInt64.max, using: &generator)
+        try control("POST", "/_standin/faults", json: """
+            {"random": {"seed": \(seed), "probability": \(probability), "path_prefix": "/api/sync/push",
+                        "kinds": ["refuse", "delay", "drop", "dropBeforeApply", "status", "double"],
+                        "parameters": {"delay_ms": 40, "status": 503, "retry_after": "0"}}}
+            """)
+        return seed
+    }
 }

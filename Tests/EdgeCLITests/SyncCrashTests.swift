@@ -24,13 +24,7 @@ final class SyncCrashTests: XCTestCase {
         let put = try EdgeProcess.run(["vault", "put", "sync.token", "--dir", vault, "--backend", "keyfile"], input: Data(token.utf8))
         XCTAssertEqual(put.status, 0, put.stderr)
 
-        var generator = SystemRandomNumberGenerator()
-        let seed = UInt64.random(in: 1...UInt64.max, using: &generator)
-        try standin.control("POST", "/_standin/faults", json: """
-            {"random": {"seed": \(seed), "probability": 0.35, "path_prefix": "/api/sync/push",
-                        "kinds": ["refuse", "delay", "drop", "dropBeforeApply", "status", "double"],
-                        "parameters": {"delay_ms": 40, "status": 503, "retry_after": "0"}}}
-            """)
+        let seed = try standin.injectRandomPushFaults(probability: 0.35)
 
         let edge = try EdgeProcess.executable()
         func launch(_ arguments: [String], input: String? = nil) throws -> (Process, Pipe) {
