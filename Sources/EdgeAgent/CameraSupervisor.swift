@@ -111,6 +111,7 @@ public final class CameraSupervisor: Service, Sendable {
         }
         var filter = RepeatFilter(gap: context.withLock { $0.repeatGap })
         var frames = 0
+        var lastPublished = clock.now
         source.capture(shouldStop: { stop.isSet }, onEvent: { event in
             switch event {
             case .up(let description):
@@ -143,8 +144,11 @@ public final class CameraSupervisor: Service, Sendable {
             for result in results where filter.admit(result, at: frame.dequeuedAt) {
                 record(result, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock)
             }
-            // Frame counts reach status every 30 frames: once a second at camera rates.
-            if frames % 30 == 0 { state.update { $0.cameras[camera.name]?.frames = frames } }
+            // Frame counts reach status at most once a second, whatever the frame rate.
+            if clock.now - lastPublished >= .seconds(1) {
+                lastPublished = clock.now
+                state.update { $0.cameras[camera.name]?.frames = frames }
+            }
             return !stop.isSet
         })
         handles.up.record(0)

@@ -44,7 +44,13 @@ struct VaultCommand: ParsableCommand {
 
         func open() throws -> Vault {
             let env = ProcessInfo.processInfo.environment
-            let directory = dir ?? StationPaths.resolve(StationConfiguration()).vaultDirectory
+            let paths = StationPaths.resolve(StationConfiguration())
+            if dir == nil {
+                // The default vault lives in the state directory, which `edge run` would create;
+                // provisioning a new station (`vault put`) may come first.
+                try? paths.createStateDirectory()
+            }
+            let directory = dir ?? paths.vaultDirectory
             let tcti = tcti ?? env["EDGE_TCTI"].flatMap { $0.isEmpty ? nil : $0 } ?? "device:/dev/tpmrm0"
             // tpm2-tss logs its own errors to stderr unless told otherwise; edge reports TPM
             // failures itself, in one line. An operator's own TSS2_LOG setting wins.
