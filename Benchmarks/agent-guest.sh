@@ -8,16 +8,10 @@ set -euo pipefail
 edge="$1"; seconds="${2:-20}"
 out=/run/edge-vm-out
 mountpoint -q "$out" || { echo "agent-guest: $out is not shared (EDGE_VM_OUT)" >&2; exit 1; }
-timings_index() {  # the first dv-timings index for WxH on the HDMI input, from v4l2-ctl's list
-    v4l2-ctl -d0 --list-dv-timings | awk -v w="$1" -v h="$2" '
-        /Index: / {i=$2} /Active width:/ {aw=$3}
-        /Active height:/ {if (aw == w && $3 == h && !done) {print i; done=1}}'
-}
+. "$(dirname "$0")/vivid-loop.sh"
 for size in 640x480 1280x720; do
     w=${size%x*}; h=${size#*x}
     state="$(mktemp -d)"
-    v4l2-ctl -d0 -i 3 >/dev/null
-    idx="$(timings_index "$w" "$h")"
     qrencode -s 6 -m 4 -o "$state/qr.png" PO-2024-00042
     # The frame as YUYV: white, the QR centred; luma in video range, neutral chroma.
     convert -size "${w}x${h}" xc:white "$state/qr.png" -gravity center -composite -colorspace Gray -depth 8 gray:"$state/y.raw"
@@ -29,13 +23,7 @@ frame[0::2] = bytes(16 + v * 219 // 255 for v in y)
 frame[1::2] = b"\x80" * len(y)
 open(sys.argv[2], "wb").write(frame)
 PY
-    v4l2-ctl -d0 --set-dv-bt-timings "index=$idx" >/dev/null
-    v4l2-ctl -d0 -v "width=$w,height=$h,pixelformat=YUYV"; v4l2-ctl -d0 --set-ctrl loop_video=1,osd_text_mode=2
-    v4l2-ctl -d1 -o 1 >/dev/null; v4l2-ctl -d1 --set-dv-bt-timings "index=$idx" >/dev/null
-    v4l2-ctl -d1 -x "width=$w,height=$h,pixelformat=YUYV"
-    v4l2-ctl -d1 --stream-out-mmap=3 --stream-from="$state/frame.yuyv" --stream-loop >/dev/null 2>&1 &
-    loop=$!
-    sleep 1
+    start_loop "$w" "$h" "$state/frame.yuyv"
     cat > "$state/edge.json" <<JSON
 {"station": {"name": "vivid-bench", "state_dir": "$state", "vault_backend": "keyfile", "repeat_gap": 0,
              "scan_events": {"default": "keep", "classes": {"purchase-order": "keep"}},
@@ -48,7 +36,7 @@ JSON
     sleep "$seconds"
     cpu1=$(awk '{print $14 + $15}' "/proc/$agent/stat"); t1=$(date +%s.%N)
     kill -TERM "$agent"; wait "$agent" || true
-    kill "$loop" 2>/dev/null; sleep 1; kill -9 "$loop" 2>/dev/null || true; wait "$loop" 2>/dev/null || true
+    stop_loop
     python3 - "$state" "$out/agent-$size.json" "$cpu0" "$cpu1" "$t0" "$t1" "$(getconf CLK_TCK)" <<'PY'
 import json, sqlite3, sys
 state, target, cpu0, cpu1, t0, t1, tck = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
