@@ -1,6 +1,10 @@
 # Sourced by the guest halves of the camera benchmarks (camera-guest.sh, agent-guest.sh): vivid's
 # HDMI output looped into its capture node (recipe: shared/spec/hardware.md).
 
+# Results go to /run/edge-vm-out, shared with the host by .ci/vivid-vm (EDGE_VM_OUT).
+out=/run/edge-vm-out
+mountpoint -q "$out" || { echo "$(basename "$0"): $out is not shared (EDGE_VM_OUT)" >&2; exit 1; }
+
 # The first dv-timings index for WxH on the HDMI input, from v4l2-ctl's list.
 timings_index() {
     v4l2-ctl -d0 --list-dv-timings | awk -v w="$1" -v h="$2" '
