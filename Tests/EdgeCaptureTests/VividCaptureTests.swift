@@ -87,22 +87,26 @@ final class VividCaptureTests: XCTestCase {
     /// No buffer or memory leak on the real driver: 600 frames at vivid's fastest rate, every
     /// buffer back in the driver after each frame, resident memory flat (the 10,000-frame check
     /// runs on the host against the scripted driver; this is its real-kernel counterpart).
+    /// RSS moves in steps that have nothing to do with the loop (a malloc arena or a page of
+    /// XCTest's own output), so the check is over two windows of 250 frames: a leak of even
+    /// 512 bytes a frame grows both, a one-off step grows one. CI once saw a 492 KiB step.
     func testResidentMemoryStaysFlatOverSixHundredFrames() throws {
         try Vivid.v4l2ctl(["-d", node, "-v", "width=320,height=180,pixelformat=GREY"])
         try Vivid.v4l2ctl(["-d", node, "-p", "60"])
         let session = try CameraSession(path: node, configuration: CaptureConfiguration(preferredFormats: [.grey], size: FrameSize(width: 320, height: 180),
                                                                                         bufferCount: 2, frameTimeout: .seconds(10)))
         defer { session.close() }
-        var rssAfterWarmUp = 0
+        var marks: [Int: Int] = [:]
         let start = Date()
         for n in 0..<600 {
             _ = try session.nextFrame { $0.luma.pixels[n % 320] }
             if session.buffersOut != 0 { XCTFail("buffer \(n) not re-queued"); break }
-            if n == 100 { rssAfterWarmUp = Self.residentBytes() }
+            if n == 99 || n == 349 || n == 599 { marks[n] = Self.residentBytes() }
         }
-        let growth = Self.residentBytes() - rssAfterWarmUp
-        XCTAssertLessThan(growth, 256 << 10, "RSS grew \(growth) bytes over 500 frames")
-        print("vivid: 600 frames GREY 320x180 in \(Int(Date().timeIntervalSince(start) * 1000)) ms, RSS growth \(growth) bytes")
+        let first = (marks[349] ?? 0) - (marks[99] ?? 0)
+        let second = (marks[599] ?? 0) - (marks[349] ?? 0)
+        XCTAssertLessThan(min(first, second), 128 << 10, "RSS grew \(first) then \(second) bytes over two windows of 250 frames")
+        print("vivid: 600 frames GREY 320x180 in \(Int(Date().timeIntervalSince(start) * 1000)) ms, RSS growth \(first) + \(second) bytes")
     }
 
     static func residentBytes() -> Int {
