@@ -16,7 +16,8 @@ enum DurableFile {
             switch error.code {
             case .notFound: throw VaultError(.notFound, "\(path) does not exist", context: ["path": path])
             case .tooLarge: throw VaultError(.tooLarge, "\(path) is larger than \(maxBytes) bytes", context: ["path": path])
-            case .isDirectory, .notRegular, .failed: throw VaultError(.io, error.message, context: error.context)
+            case .isDirectory, .notRegular: throw VaultError(.notRegularFile, error.message, context: error.context)
+            case .failed: throw VaultError(.io, error.message, context: error.context)
             }
         }
     }
@@ -33,21 +34,49 @@ enum DurableFile {
         }
     }
 
-    /// Crypto-erase of a file: overwrite with random bytes, fsync, unlink, fsync the directory.
-    /// (On copy-on-write or wear-levelled storage the overwrite is best effort; what makes the
-    /// secrets unrecoverable is that the key is gone from every place the vault controls.)
+    /// Crypto-erase of a file: overwrite its bytes with random ones, fsync, unlink, fsync the
+    /// directory. (On copy-on-write or wear-levelled storage the overwrite is best effort; what
+    /// makes the secrets unrecoverable is that the key is gone from every place the vault
+    /// controls.) Anything but a regular file (a FIFO or symlink put in place of a key) is only
+    /// unlinked, never opened for writing, so it cannot block; a missing file is not an error.
     static func destroy(_ path: String) throws(VaultError) {
-        if let fd = try? openRetrying(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0) {
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_size > 0 {
-                var noise = (try? VaultRandom.bytes(Int(info.st_size))) ?? [UInt8](repeating: 0, count: Int(info.st_size))
-                _ = noise.withUnsafeMutableBytes { buf in pwrite(fd, buf.baseAddress, buf.count, 0) }
-                _ = fsync(fd)
-                for i in noise.indices { noise[i] = 0 }
-            }
-            _ = close(fd)
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw failure("stat", path)
         }
+        if info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 { try overwrite(path) }
         try remove(path)
+    }
+
+    /// Overwrites a regular file in place. Key files are 0400 and the units run edge
+    /// unprivileged (issue #16: opening them write-only failed with EACCES, which was ignored):
+    /// the file is opened read-only (the owner may), made owner-writable through that descriptor
+    /// (fchmod needs ownership, not write permission), reopened for writing and checked to be
+    /// the same inode, so a file swapped in between is never written.
+    private static func overwrite(_ path: String) throws(VaultError) {
+        let reader = try openRetrying(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        defer { _ = close(reader) }
+        var before = stat()
+        guard fstat(reader, &before) == 0 else { throw failure("stat", path) }
+        guard before.st_mode & S_IFMT == S_IFREG else { return }
+        if before.st_mode & S_IWUSR == 0 {
+            guard fchmod(reader, (before.st_mode & 0o777) | S_IWUSR) == 0 else { throw failure("make writable", path) }
+        }
+        let fd = try openRetrying(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        defer { _ = close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
+        guard info.st_dev == before.st_dev, info.st_ino == before.st_ino else {
+            throw VaultError(.io, "\(path) was replaced while it was being erased", context: ["path": path])
+        }
+        let noise = try VaultRandom.bytes(Int(info.st_size))
+        var written = 0
+        while written < noise.count {
+            let n = noise.withUnsafeBytes { buf in pwrite(fd, buf.baseAddress.map { $0 + written }, buf.count - written, off_t(written)) }
+            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure("overwrite", path) }
+        }
+        do { try PosixFile.fsyncRetrying(fd, path: path) } catch { throw VaultError(.io, error.message, context: error.context) }
     }
 
     static func remove(_ path: String) throws(VaultError) {

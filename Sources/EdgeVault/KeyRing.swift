@@ -2,7 +2,8 @@ import EdgeCrypto
 import EdgeTPM
 import Glibc
 
-/// The vault's keys (VLT-1, VLT-5), one generation per key id, in `<vault>/keys/`:
+/// The vault's keys (VLT-1, VLT-5), one generation per key id, in the key directory (outside
+/// the vault directory since crypto-erase; see `Vault.init` for why and where):
 /// - `<id>.key`: a 32-byte host key (mode 0400, directory 0700): the keyfile part;
 /// - `<id>.tpm`: a random 32-byte data key sealed by the TPM (EdgeTPM blob): the tpm2 part;
 /// - `current`: the id (and so the backend) new envelopes use.
@@ -17,9 +18,12 @@ struct KeyRing {
     static let keyByteCount = 32
     let directory: String
 
-    init(vaultDirectory: String) {
-        directory = vaultDirectory + "/keys"
+    init(directory: String) {
+        self.directory = directory
     }
+
+    /// Where keys lived before they moved out of the vault directory.
+    static func legacyDirectory(ofVault vaultDirectory: String) -> String { vaultDirectory + "/keys" }
 
     private var currentPath: String { directory + "/current" }
     private func keyPath(_ id: [UInt8]) -> String { directory + "/" + Hex.encode(id) + ".key" }
@@ -128,5 +132,46 @@ struct KeyRing {
     func destroyAll() throws(VaultError) {
         for id in try allKeyIDs() { try destroyKey(id) }
         try DurableFile.remove(currentPath)
+    }
+
+    /// Moves the generations an older edge kept in `<vault>/keys` into this ring's directory
+    /// (called under the vault lock when a vault is opened). A rename when both are on one file
+    /// system; otherwise each file is copied durably and the original crypto-erased. When the
+    /// key directory already holds keys the two are never merged: that is what a vault directory
+    /// restored from a copy made before the move looks like, and merging would hand its old keys
+    /// back to it.
+    func adoptLegacy(_ legacy: String) throws(VaultError) {
+        var info = stat()
+        guard lstat(legacy, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw DurableFile.failure("stat", legacy)
+        }
+        try DurableFile.ensurePrivateDirectory(legacy)
+        if DurableFile.exists(directory) {
+            try DurableFile.ensurePrivateDirectory(directory)
+            guard try DurableFile.list(directory).isEmpty else {
+                throw VaultError(.keyConflict, "both \(legacy) (keys inside the vault directory, as before edge moved them out; perhaps restored from an old copy) and \(directory) hold vault keys; move one of them away",
+                                 context: ["path": legacy, "key_directory": directory])
+            }
+        }
+        if rename(legacy, directory) == 0 {
+            do {
+                try PosixFile.syncDirectory(of: directory)
+                try PosixFile.syncDirectory(of: legacy)
+            } catch {
+                throw VaultError(.io, error.message, context: error.context)
+            }
+            return
+        }
+        guard errno == EXDEV else { throw DurableFile.failure("move keys to", directory) }
+        try DurableFile.ensurePrivateDirectory(directory)
+        let files = try DurableFile.list(legacy)
+        // `current` last, so an interrupted copy leaves no current key pointing at a missing one.
+        for name in files.filter({ $0 != "current" }) + files.filter({ $0 == "current" }) {
+            let bytes = try DurableFile.read(legacy + "/" + name, maxBytes: 16 * 1024)
+            try DurableFile.write(bytes, to: directory + "/" + name, mode: name == "current" ? 0o600 : 0o400)
+        }
+        for name in files { try DurableFile.destroy(legacy + "/" + name) }
+        guard rmdir(legacy) == 0 || errno == ENOENT else { throw DurableFile.failure("remove", legacy) }
     }
 }

@@ -17,7 +17,12 @@ public enum VaultErrorCode: String, Sendable, Hashable {
     case unknownKey = "unknown-key"
     /// Key file or directory with looser permissions, hard links, wrong type, size or owner.
     case insecureKeyFile = "insecure-key-file"
+    /// Keys in both the key directory and the vault directory's old `keys/`: never merged.
+    case keyConflict = "key-conflict"
     case io
+    /// A FIFO, device, directory or other non-regular file where a vault file belongs: refused
+    /// without being read (opened non-blocking), so it cannot hang the vault.
+    case notRegularFile = "not-regular-file"
     /// The configured TPM cannot be reached (no device, no socket).
     case tpmUnavailable = "tpm-unavailable"
     /// The sealed key belongs to another TPM (or this TPM after its owner hierarchy was cleared).

@@ -65,8 +65,8 @@ final class VaultTPMTests: XCTestCase {
         try tpm.start()
         XCTAssertEqual(string(try vault(.keyfileTPM2).get(SecretName("s"))), "secret")
         // The key file is gone: the generation now looks like tpm2 alone, which the envelope refuses.
-        let keyFile = try XCTUnwrap(try DurableFile.list(v.directory + "/keys").first { $0.hasSuffix(".key") })
-        try DurableFile.remove(v.directory + "/keys/" + keyFile)
+        let keyFile = try XCTUnwrap(try DurableFile.list(v.keyDirectory).first { $0.hasSuffix(".key") })
+        try DurableFile.remove(v.keyDirectory + "/" + keyFile)
         XCTAssertEqual(code { _ = try self.vault(.keyfileTPM2).get(SecretName("s")) }, .tampered)
     }
 

@@ -34,10 +34,10 @@ final class VaultTests: XCTestCase {
         let v = try vault()
         try v.put(value("x"), name: name("a"))
         XCTAssertEqual(mode(v.directory), 0o700)
-        XCTAssertEqual(mode(v.directory + "/keys"), 0o700)
+        XCTAssertEqual(mode(v.keyDirectory), 0o700)
         XCTAssertEqual(mode(v.directory + "/secrets/a.vault"), 0o600)
-        let keyFile = try XCTUnwrap(try DurableFile.list(v.directory + "/keys").first { $0.hasSuffix(".key") })
-        XCTAssertEqual(mode(v.directory + "/keys/" + keyFile), 0o400)
+        let keyFile = try XCTUnwrap(try DurableFile.list(v.keyDirectory).first { $0.hasSuffix(".key") })
+        XCTAssertEqual(mode(v.keyDirectory + "/" + keyFile), 0o400)
     }
 
     func testDeviceIDIsAStableUUIDv4() throws {
@@ -109,7 +109,7 @@ final class VaultTests: XCTestCase {
         try a.put(value("secret"), name: name("t"))
         let b = try vault("b")
         _ = try b.deviceID()
-        _ = system("rm -rf '\(b.directory)/keys' && cp -a '\(a.directory)/keys' '\(b.directory)/keys' && cp -a '\(a.directory)/secrets/t.vault' '\(b.directory)/secrets/'")
+        _ = system("rm -rf '\(b.keyDirectory)' && cp -a '\(a.keyDirectory)' '\(b.keyDirectory)' && cp -a '\(a.directory)/secrets/t.vault' '\(b.directory)/secrets/'")
         // b's device-id secret was sealed under b's old key: give it a new one under a's keys.
         try DurableFile.remove(b.directory + "/secrets/device-id.vault")
         XCTAssertNotEqual(try vault("b").deviceID(), try vault("a").deviceID())
@@ -119,7 +119,7 @@ final class VaultTests: XCTestCase {
     func testWrongHostKey() throws {
         let v = try vault()
         try v.put(value("x"), name: name("t"))
-        let keyFile = v.directory + "/keys/" + (try XCTUnwrap(try DurableFile.list(v.directory + "/keys").first { $0.hasSuffix(".key") }))
+        let keyFile = v.keyDirectory + "/" + (try XCTUnwrap(try DurableFile.list(v.keyDirectory).first { $0.hasSuffix(".key") }))
         try DurableFile.write(try Random.bytes(32), to: keyFile, mode: 0o400)
         XCTAssertThrowsError(try vault().get(name("t"))) { XCTAssertEqual(($0 as? VaultError)?.code, .tampered) }
     }
@@ -127,7 +127,7 @@ final class VaultTests: XCTestCase {
     func testInsecureKeyFilesAreRefused() throws {
         let v = try vault()
         try v.put(value("x"), name: name("t"))
-        let keyFile = v.directory + "/keys/" + (try XCTUnwrap(try DurableFile.list(v.directory + "/keys").first { $0.hasSuffix(".key") }))
+        let keyFile = v.keyDirectory + "/" + (try XCTUnwrap(try DurableFile.list(v.keyDirectory).first { $0.hasSuffix(".key") }))
         func expectRefusal(_ why: String) {
             do {
                 _ = try vault().get(name("t"))
@@ -177,14 +177,16 @@ final class VaultTests: XCTestCase {
         let v = try vault()
         for i in 0..<3 { try v.put(value("value-\(i)"), name: name("s\(i)")) }
         // Interrupt: a new current key, only one secret rewritten under it.
-        try KeyRing(vaultDirectory: v.directory).addKey(backend: .keyfile, tpm: { () throws(VaultError) -> TPMContext in
+        try KeyRing(directory: v.keyDirectory).addKey(backend: .keyfile, tpm: { () throws(VaultError) -> TPMContext in
             throw VaultError(.tpmUnavailable, "no TPM in this test")
         }, pcrs: [])
         try vault().put(value("value-0"), name: name("s0"))
         XCTAssertEqual(Set(try v.list().map(\.keyID)).count, 2)
         for i in 0..<3 { XCTAssertEqual(string(try vault().get(name("s\(i)"))), "value-\(i)") }
         let report = try vault().rotate()
-        XCTAssertEqual(report.keysDestroyed, 2)
+        XCTAssertTrue(report.resumed, "the interrupted rotation's key is reused, not piled on")
+        XCTAssertEqual(report.keysDestroyed, 1)
+        XCTAssertEqual(try vault().keyIDs().count, 1)
         for i in 0..<3 { XCTAssertEqual(string(try vault().get(name("s\(i)"))), "value-\(i)") }
     }
 
