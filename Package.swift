@@ -76,6 +76,20 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                   .product(name: "UnixSignals", package: "swift-service-lifecycle")]),
+        // The clinic station (ENR-4..15): enrollments, their state machine and store, portal
+        // validation, tokens in the vault, revocation, Study Start, re-enrollment.
+        .target(name: "EdgeEnrollment", dependencies: ["EdgeCore", "EdgePayloads", "EdgeCrypto", "EdgeVault", "EdgeStore", "EdgeHTTP",
+                                                       "EdgeSync", "EdgeContract", "EdgeAgent",
+                                                       .product(name: "GRDB", package: "GRDB.swift"),
+                                                       .product(name: "Logging", package: "swift-log"),
+                                                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // The receiving dock (RCV-1..7): PO lookup and its offline cache, GRN drafts and
+        // confirmation, photo evidence, conflicts, vendor / material / product cards.
+        .target(name: "EdgeReceiving", dependencies: ["EdgeCore", "EdgePayloads", "EdgeImaging", "EdgeCapture", "EdgeCrypto", "EdgeStore",
+                                                      "EdgeHTTP", "EdgeSync", "EdgeContract", "EdgeAgent",
+                                                      .product(name: "GRDB", package: "GRDB.swift"),
+                                                      .product(name: "Logging", package: "swift-log"),
+                                                      .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .target(name: "EdgeStandin", dependencies: ["EdgeCore", "EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -91,7 +105,7 @@ let package = Package(
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
-            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent",
+            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -131,6 +145,18 @@ let package = Package(
                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCore", "EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
+        // Enrollment and receiving over real HTTP to the stand-in on 127.0.0.1 (swtpm for the TPM cases).
+        .testTarget(name: "EdgeEnrollmentTests", dependencies: ["EdgeEnrollment", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeVault", "EdgeStore",
+                                                                "EdgeSync", "EdgeHTTP", "EdgeContract", "EdgePayloads", "EdgeStandin", "EdgeTestSupport",
+                                                                .product(name: "GRDB", package: "GRDB.swift"),
+                                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                                .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "EdgeReceivingTests", dependencies: ["EdgeReceiving", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStore", "EdgeSync",
+                                                               "EdgeHTTP", "EdgeContract", "EdgePayloads", "EdgeImaging", "EdgeCapture", "EdgePush",
+                                                               "EdgeStandin", "EdgeTestSupport",
+                                                               .product(name: "GRDB", package: "GRDB.swift"),
+                                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                               .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,8 +28,29 @@ public struct StationConfiguration: Sendable {
     /// Capture settings by USB vendor:product (lower case).
     public var cameraModels: [String: CaptureConfiguration] = [:]
     public var station = StationSettings()
+    /// The file's bytes, for the sections capabilities read themselves (`section(_:as:)`).
+    public var document: Data?
 
     public init() {}
+
+    /// A capability's own top-level section (`enrollment`, `receiving`, ...), decoded with its
+    /// key path in any error. Decision: capabilities own their sections so this module does not
+    /// depend on them; each decodes its section when it is built, so `edge run` and a reload
+    /// refuse a bad one before anything starts. Nil when the file has no such section.
+    public func section<T: Decodable>(_ key: String, as type: T.Type) throws(StationConfigurationError) -> T? {
+        guard let document else { return nil }
+        guard let info = SectionWrapper<T>.keyInfo else { return nil }
+        let decoder = JSONDecoder()
+        decoder.userInfo[info] = key
+        do {
+            return try decoder.decode(SectionWrapper<T>.self, from: document).value
+        } catch let error as StationConfigurationError {
+            throw path.map { error.located(in: $0) } ?? error
+        } catch {
+            let located = Self.decodingError(error)
+            throw path.map { located.located(in: $0) } ?? located
+        }
+    }
 
     /// Finds and loads the configuration as described above.
     public static func load(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -69,6 +90,7 @@ public struct StationConfiguration: Sendable {
     /// Parses the file's bytes; errors carry the key path but not the file.
     public static func parse(_ data: Data) throws(StationConfigurationError) -> StationConfiguration {
         var configuration = StationConfiguration()
+        configuration.document = data
         do {
             configuration.payloads = try PayloadConfig(json: data)
         } catch {
@@ -155,5 +177,25 @@ public struct StationConfiguration: Sendable {
         var rest = message.dropFirst(path.count)
         while rest.first == ":" || rest.first == " " { rest = rest.dropFirst() }
         return String(rest)
+    }
+}
+
+/// Decodes one top-level key, named through `userInfo`, so errors keep their full key path.
+private struct SectionWrapper<T: Decodable>: Decodable {
+    let value: T?
+
+    static var keyInfo: CodingUserInfoKey? { CodingUserInfoKey(rawValue: "edge.section") }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let name = Self.keyInfo.flatMap { decoder.userInfo[$0] as? String } ?? ""
+        value = try container.decodeIfPresent(T.self, forKey: AnyKey(stringValue: name))
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

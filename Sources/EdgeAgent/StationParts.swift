@@ -35,11 +35,12 @@ public enum StationParts {
 
     /// The outbox sender; delivered entries go to `router`'s handlers in the settling transaction.
     public static func sender(outbox: Outbox, transport: any HTTPTransport, tokens: any TokenProvider, settings: SyncSettings,
-                              identity: SyncIdentity, router: ChangeRouter, logger: Logger = Logger(label: "edge.sync")) -> OutboxSender {
+                              identity: SyncIdentity, router: ChangeRouter, rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
+                              logger: Logger = Logger(label: "edge.sync")) -> OutboxSender {
         var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
         configuration.requestsPerMinute = settings.requestsPerMinute
         configuration.onDelivered = { db, entry in try router.delivered(db, entry, now: Date().timeIntervalSince1970) }
-        return OutboxSender(outbox: outbox, transport: transport, tokens: tokens, configuration: configuration, logger: logger)
+        return OutboxSender(outbox: outbox, transport: transport, tokens: tokens, rejections: rejections, configuration: configuration, logger: logger)
     }
 
     /// One pull of every page, stored and routed by kind (AGT-5).

@@ -106,7 +106,7 @@ public final class WakeSignal: Sendable {
     }
 
     /// Returns when woken, after `duration`, at graceful shutdown, or when cancelled.
-    func wait(upTo duration: Duration) async {
+    public func wait(upTo duration: Duration) async {
         let stream = self.stream
         _ = try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in

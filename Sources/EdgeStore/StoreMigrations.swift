@@ -177,6 +177,12 @@ enum StoreMigrations {
                 ALTER TABLE credential_holds ADD COLUMN token_fingerprint TEXT;
                 """)
         }
+        migrator.registerMigration("v6") { db in
+            try EnrollmentSchema.create(db)
+        }
+        migrator.registerMigration("v7") { db in
+            try ReceivingSchema.create(db)
+        }
         return migrator
     }
 }

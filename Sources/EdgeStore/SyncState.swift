@@ -101,24 +101,31 @@ public struct SyncState: Sendable {
     public func hold(credential: String, reason: String, tokenFingerprint: String? = nil, now: Double) throws(StoreError) {
         try Outbox.validateName(credential, field: "credential")
         try database.perform("hold a credential's entries") {
-            try database.dbWriter.write { db in
-                try db.execute(sql: """
-                    INSERT INTO credential_holds (credential, reason, since, token_fingerprint) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason, token_fingerprint = excluded.token_fingerprint
-                    """, arguments: [credential, reason, now, tokenFingerprint])
-            }
+            try database.dbWriter.write { db in try hold(db, credential: credential, reason: reason, tokenFingerprint: tokenFingerprint, now: now) }
         }
+    }
+
+    /// The same inside a caller's transaction (ENR-13: a hold written with the state change that needs it).
+    public func hold(_ db: Database, credential: String, reason: String, tokenFingerprint: String? = nil, now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO credential_holds (credential, reason, since, token_fingerprint) VALUES (?, ?, ?, ?)
+            ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason, token_fingerprint = excluded.token_fingerprint
+            """, arguments: [credential, reason, now, tokenFingerprint])
     }
 
     /// Releases a hold; returns whether there was one.
     @discardableResult
     public func release(credential: String) throws(StoreError) -> Bool {
         try database.perform("release a credential's entries") {
-            try database.dbWriter.write { db in
-                try db.execute(sql: "DELETE FROM credential_holds WHERE credential = ?", arguments: [credential])
-                return db.changesCount > 0
-            }
+            try database.dbWriter.write { db in try release(db, credential: credential) }
         }
+    }
+
+    /// The same inside a caller's transaction.
+    @discardableResult
+    public func release(_ db: Database, credential: String) throws -> Bool {
+        try db.execute(sql: "DELETE FROM credential_holds WHERE credential = ?", arguments: [credential])
+        return db.changesCount > 0
     }
 
     public func holds() throws(StoreError) -> [CredentialHold] {

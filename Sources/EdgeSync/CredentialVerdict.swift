@@ -4,4 +4,7 @@ public enum CredentialVerdict: Sendable, Hashable {
     case refreshed
     /// Revoked (or no refresh possible): hold the credential's entries, delete nothing.
     case revoked(reason: String)
+    /// The refresh could not be decided (no network, a server error): transient errors never
+    /// revoke (ENR-10), so the entry is retried later with backoff like any failed send.
+    case undecided(reason: String)
 }

@@ -246,6 +246,9 @@ public actor OutboxSender {
             case .refreshed:
                 try outbox.retryLater(id: id, owner: owner, at: now, error: "HTTP \(status); token refreshed", countAttempt: false)
                 report.retried += 1
+            case .undecided(let reason):
+                try await settle(entry, .retry(reason: "HTTP \(status); " + reason, serverWait: nil, countsAgainstEntry: false),
+                                 now: now, into: &report)
             case .revoked(let reason):
                 let credential = entry.credential ?? Outbox.stationCredential
                 let fingerprint = try? await tokens.fingerprint(for: entry.credential)

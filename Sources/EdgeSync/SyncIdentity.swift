@@ -20,7 +20,7 @@ public struct SyncIdentity: Sendable, Hashable {
     }
 
     /// The headers every request carries, less Authorization and Idempotency-Key.
-    var headers: [HTTPHeader] {
+    public var headers: [HTTPHeader] {
         [HTTPHeader(SyncHeaderName.deviceID, deviceID),
          HTTPHeader(SyncHeaderName.appVersion, appVersion),
          HTTPHeader(SyncHeaderName.platform, SyncHeaderName.platformValue),

@@ -1,0 +1,54 @@
+import GRDB
+
+/// The receiving dock's tables (RCV-1..3), registered as migration "v7" (see PushSchema for why
+/// the schema lives in this module). EdgeReceiving owns every query.
+enum ReceivingSchema {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            -- RCV-1: orders as last fetched (lookup or pulled change), for offline use. payload is
+            -- the contract's PurchaseOrder JSON; fetched_at Unix seconds of this station's clock.
+            CREATE TABLE receiving_orders (
+                po_number TEXT PRIMARY KEY,
+                payload BLOB NOT NULL,
+                fetched_at REAL NOT NULL
+            );
+            CREATE INDEX receiving_orders_fetched ON receiving_orders(fetched_at);
+
+            -- RCV-2: one row per confirmation, keyed by its outbox entry's idempotency key.
+            -- status: queued (in the outbox), applied (delivered 2xx), conflict (409, RCV-3),
+            -- rejected (dead-lettered). order_before is the order the operator confirmed against.
+            CREATE TABLE receiving_grns (
+                idempotency_key TEXT PRIMARY KEY,
+                po_number TEXT NOT NULL,
+                payload BLOB NOT NULL,
+                order_before BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                offline INTEGER NOT NULL,
+                status TEXT NOT NULL,
+                settled_at REAL
+            );
+            CREATE INDEX receiving_grns_status ON receiving_grns(status, settled_at);
+
+            -- RCV-2: photo evidence, stored once by SHA-256 (the file is <photo dir>/<sha256>.jpg).
+            CREATE TABLE receiving_photos (
+                sha256 TEXT PRIMARY KEY,
+                bytes INTEGER NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                uploaded_at REAL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at REAL NOT NULL,
+                last_error TEXT
+            );
+            CREATE INDEX receiving_photos_due ON receiving_photos(uploaded_at, next_attempt_at);
+
+            CREATE TABLE receiving_grn_photos (
+                idempotency_key TEXT NOT NULL REFERENCES receiving_grns(idempotency_key) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL REFERENCES receiving_photos(sha256),
+                PRIMARY KEY (idempotency_key, sha256)
+            );
+            CREATE INDEX receiving_grn_photos_sha ON receiving_grn_photos(sha256);
+            """)
+    }
+}
