@@ -79,7 +79,7 @@ let package = Package(
         // The clinic station (ENR-4..15): enrollments, their state machine and store, portal
         // validation, tokens in the vault, revocation, Study Start, re-enrollment.
         .target(name: "EdgeEnrollment", dependencies: ["EdgeCore", "EdgePayloads", "EdgeCrypto", "EdgeVault", "EdgeStore", "EdgeHTTP",
-                                                       "EdgeSync", "EdgeContract", "EdgeAgent",
+                                                       "EdgeSync", "EdgeContract", "EdgeAgent", "EdgeScanning", "EdgeImaging",
                                                        .product(name: "GRDB", package: "GRDB.swift"),
                                                        .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),

@@ -28,6 +28,8 @@ public enum DemoData {
     public static let otherSponsorCode = "CD3HJ6K8W9"
     /// Expired: refused with INVALID_LINKING_CODE like an unknown code.
     public static let expiredCode = "AB4HXPQR7K"
+    /// Sponsor AB, another patient: what a re-enrollment with the wrong patient's code sends (ENR-14).
+    public static let otherPatientCode = "ABH3K7M9PQ"
 
     static func seed(_ state: inout StandinState, now: String) {
         let ordered = "2026-11-18T16:02:11+00:00"
@@ -84,6 +86,9 @@ public enum DemoData {
             EnrollmentRecord(
                 id: "enr-ab-0003", patientID: "pat-90ac11f3", linkingCode: expiredCode, sponsorURL: "https://s1.portal.invalid/api",
                 sponsor: sponsorAB, studyStartRequired: true, status: .studyStartPending, updatedAt: now, expired: true),
+            EnrollmentRecord(
+                id: "enr-ab-0004", patientID: "pat-c41e88d2", linkingCode: otherPatientCode, sponsorURL: "https://s1.portal.invalid/api",
+                sponsor: sponsorAB, studyStartRequired: true, status: .studyStartPending, updatedAt: now, expired: false),
         ]
         for enrollment in enrollments {
             state.enrollments[enrollment.id] = enrollment

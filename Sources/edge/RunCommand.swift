@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeEnrollment
 import Logging
 
 /// `edge run`: the station (AGT-1..8). Everything it does is `buildAgent`'s; this only loads the
@@ -33,6 +34,13 @@ struct RunCommand: BridgedAsyncCommand {
         var dependencies = AgentDependencies()
         dependencies.handleSignals = true
         dependencies.logger = Logger(label: "edge") { KeyValueLogHandler(label: $0) }
+        do {
+            // The clinic's capability runs on clinic stations (and on stations that are both).
+            if file.station.station.role != .dock { dependencies.capabilities.append(try EnrollmentCapability(configuration: file.station)) }
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            throw ExitCode(2)
+        }
         let agent: Agent
         do {
             agent = try buildAgent(file.station, dependencies: dependencies)

@@ -1,0 +1,71 @@
+import EdgeAgent
+import EdgeContract
+import EdgeHTTP
+import EdgePayloads
+import EdgeSync
+import FoundationEssentials
+import GRDB
+import Logging
+import ServiceLifecycle
+
+/// Enrollment plugged into the agent (ENR-10, ENR-13): the rejection hook for enrollment
+/// credentials, the pulled approval changes, and the Study Start poller as a service.
+public struct EnrollmentCapability: AgentCapability {
+    public let name = "enrollment"
+    let settings: EnrollmentSettings
+    /// Set by `register`: the enrollments the agent runs, for the local UI.
+    public let enrollments = EnrollmentsHolder()
+
+    public init(configuration: StationConfiguration) throws(StationConfigurationError) {
+        settings = try configuration.section("enrollment", as: EnrollmentSettings.self) ?? EnrollmentSettings()
+    }
+
+    public func register(in agent: Agent) throws -> [any Service] {
+        guard let vault = agent.vault else {
+            throw EnrollmentError(.notConfigured, "The vault could not be opened; enrollment needs it for the tokens.")
+        }
+        let identity = SyncIdentity.current(deviceID: try vault.deviceID(), appVersion: StationParts.appVersion)
+        let transport = try PortalClient.transport(settings)
+        let configuration = agent.configuration
+        let enrollments = Enrollments(outbox: agent.outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
+                                      sponsors: configuration.payloads?.sponsors ?? .empty, logger: agent.logger)
+        self.enrollments.set(enrollments)
+        agent.rejections.register(prefix: Enrollment.credentialPrefix, enrollments)
+        let wake = WakeSignal()
+        agent.router.onPulled(kinds: Enrollments.statusKinds) { db, changes, _ in
+            let published = try enrollments.applyPulled(db, changes)
+            // Observers hear it once the page commits; a pulled change the table does not know
+            // (or not approved) still wakes the poller to ask.
+            db.afterNextTransaction { _ in
+                enrollments.store.publish(published)
+                wake.wake()
+            }
+        }
+        return [StudyStartPoller(enrollments: enrollments, interval: settings.statusPollInterval, wake: wake, transport: transport)]
+    }
+}
+
+/// Where the UI finds the agent's `Enrollments` once the capability registered.
+public final class EnrollmentsHolder: Sendable {
+    private let value = Locked<Enrollments?>(nil)
+    public init() {}
+    public var enrollments: Enrollments? { value.get() }
+    func set(_ enrollments: Enrollments) { value.set(enrollments) }
+}
+
+/// ENR-13: every `interval` seconds (60 by default), and at once when a pulled change says an
+/// approval was decided, asks the portal about each STUDY_START_PENDING enrollment.
+struct StudyStartPoller: Service {
+    let enrollments: Enrollments
+    let interval: Double
+    let wake: WakeSignal
+    let transport: CurlTransport
+
+    func run() async throws {
+        defer { transport.shutdown() }
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await enrollments.checkPending()
+            await wake.wait(upTo: .milliseconds(Int64(interval * 1000)))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import EdgeContract
+import EdgeStore
+import FoundationEssentials
+import GRDB
+import Synchronization
+
+/// What observers hear (ENR-12): the enrollment as it is after a committed change, and the
+/// transitions that change added (empty for a change of details only).
+public struct EnrollmentChange: Sendable, Hashable {
+    public let enrollment: Enrollment
+    public let transitions: [EnrollmentTransition]
+}
+
+/// The enrollments and their history in the station's database (migration v6), and the
+/// observers of every change. Writes take the caller's transaction so that a state change, the
+/// outbox entry it causes and the credential hold it needs are one commit (SYN-2, ENR-13).
+///
+/// Decision: observers hear changes made through this process's store; another process (`edge
+/// enroll` while `edge run` runs) is seen by the agent on its next read, e.g. the status poll.
+public final class EnrollmentStore: Sendable {
+    public let database: EdgeDatabase
+    private let observers = Mutex<[UInt64: AsyncStream<EnrollmentChange>.Continuation]>([:])
+    private let nextObserver = Atomic<UInt64>(0)
+
+    public init(database: EdgeDatabase) {
+        self.database = database
+    }
+
+    // MARK: Reading
+
+    public func all() throws(EnrollmentError) -> [Enrollment] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM enrollments ORDER BY id").map { try Self.enrollment($0, db) } }
+    }
+
+    public func enrollment(_ id: Int64) throws(EnrollmentError) -> Enrollment {
+        guard let found = try read({ db in try Self.fetch(db, id) }) else {
+            throw EnrollmentError(.notFound, "No enrollment \(id) on this station.", context: ["id": String(id)])
+        }
+        return found
+    }
+
+    static func fetch(_ db: Database, _ id: Int64) throws -> Enrollment? {
+        try Row.fetchOne(db, sql: "SELECT * FROM enrollments WHERE id = ?", arguments: [id]).map { try enrollment($0, db) }
+    }
+
+    /// The enrollment the server knows as `serverID`, for pulled changes.
+    static func fetch(_ db: Database, serverID: String) throws -> Enrollment? {
+        try Row.fetchOne(db, sql: "SELECT * FROM enrollments WHERE server_enrollment_id = ? ORDER BY id DESC LIMIT 1",
+                         arguments: [serverID]).map { try enrollment($0, db) }
+    }
+
+    private static func enrollment(_ row: Row, _ db: Database) throws -> Enrollment {
+        let id: Int64 = row["id"]
+        let history = try Row.fetchAll(db, sql: "SELECT * FROM enrollment_transitions WHERE enrollment_id = ? ORDER BY id", arguments: [id])
+            .compactMap { row -> EnrollmentTransition? in
+                guard let from = EnrollmentState(rawValue: row["from_state"]), let to = EnrollmentState(rawValue: row["to_state"]) else { return nil }
+                return EnrollmentTransition(from: from, to: to, at: row["at"], cause: row["cause"])
+            }
+        let state = EnrollmentState(rawValue: row["state"]) ?? .personalUse
+        let display: String? = row["sponsor_display"]
+        let studyStart: Int? = row["study_start_required"]
+        return Enrollment(
+            id: id, lifecycle: EnrollmentLifecycle(state: state, history: history), sponsorID: row["sponsor_id"],
+            maskedCode: row["masked_code"], backendURL: row["backend_url"], serverEnrollmentID: row["server_enrollment_id"],
+            patientID: row["patient_id"], sponsorURL: row["sponsor_url"],
+            sponsor: display.flatMap { try? JSONDecoder().decode(SponsorDisplayConfig.self, from: Data($0.utf8)) },
+            studyStartRequired: studyStart.map { $0 != 0 }, createdAt: row["created_at"], updatedAt: row["updated_at"])
+    }
+
+    // MARK: Writing (inside the caller's transaction)
+
+    /// A new enrollment in PERSONAL_USE with no history yet.
+    static func insert(_ db: Database, sponsorID: String, maskedCode: String, backendURL: String, now: Double) throws -> Enrollment {
+        try db.execute(sql: """
+            INSERT INTO enrollments (state, sponsor_id, masked_code, backend_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [EnrollmentState.personalUse.rawValue, sponsorID, maskedCode, backendURL, now, now])
+        return Enrollment(id: db.lastInsertedRowID, lifecycle: EnrollmentLifecycle(), sponsorID: sponsorID, maskedCode: maskedCode,
+                          backendURL: backendURL, createdAt: now, updatedAt: now)
+    }
+
+    /// Writes the enrollment's row and the transitions added since `before` was read.
+    static func save(_ db: Database, _ enrollment: Enrollment, after before: Enrollment) throws -> EnrollmentChange {
+        let display = try enrollment.sponsor.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.execute(sql: """
+            UPDATE enrollments SET state = ?, sponsor_id = ?, masked_code = ?, backend_url = ?, server_enrollment_id = ?, patient_id = ?,
+                sponsor_url = ?, sponsor_display = ?, study_start_required = ?, updated_at = ? WHERE id = ?
+            """, arguments: [enrollment.state.rawValue, enrollment.sponsorID, enrollment.maskedCode, enrollment.backendURL,
+                             enrollment.serverEnrollmentID, enrollment.patientID, enrollment.sponsorURL, display,
+                             enrollment.studyStartRequired.map { $0 ? 1 : 0 }, enrollment.updatedAt, enrollment.id])
+        let added = Array(enrollment.lifecycle.history.dropFirst(before.lifecycle.history.count))
+        for transition in added {
+            try db.execute(sql: "INSERT INTO enrollment_transitions (enrollment_id, from_state, to_state, at, cause) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [enrollment.id, transition.from.rawValue, transition.to.rawValue, transition.at, transition.cause])
+        }
+        return EnrollmentChange(enrollment: enrollment, transitions: added)
+    }
+
+    // MARK: Validation attempts (ENR-7)
+
+    /// Counts an attempt against the window, or refuses with the cooldown left when the window
+    /// is full. One transaction, so two processes starting at once cannot both take the fifth.
+    func takeAttempt(now: Double, limit: Int, window: Double) throws(EnrollmentError) {
+        let oldestInWindow: Double? = try write { db -> Double? in
+            try db.execute(sql: "DELETE FROM enrollment_attempts WHERE at <= ?", arguments: [now - window])
+            let times = try Double.fetchAll(db, sql: "SELECT at FROM enrollment_attempts WHERE at > ? ORDER BY at", arguments: [now - window])
+            guard times.count < limit else { return times.first }
+            try db.execute(sql: "INSERT INTO enrollment_attempts (at) VALUES (?)", arguments: [now])
+            return nil
+        }
+        if let oldest = oldestInWindow {
+            throw EnrollmentError.rateLimited(retryAfter: max(1, Int((oldest + window - now).rounded(.up))))
+        }
+    }
+
+    // MARK: Transactions and observers
+
+    func read<T>(_ body: (Database) throws -> T) throws(EnrollmentError) -> T {
+        do {
+            return try database.dbWriter.read(body)
+        } catch let error as EnrollmentError {
+            throw error
+        } catch {
+            throw EnrollmentError(.store, "The enrollment store could not be read: \(error)")
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(EnrollmentError) -> T {
+        do {
+            return try database.dbWriter.write(body)
+        } catch let error as EnrollmentError {
+            throw error
+        } catch {
+            throw EnrollmentError(.store, "The enrollment store could not record the change: \(error)")
+        }
+    }
+
+    /// Every committed change from now on, in order, until the stream is dropped.
+    public func changes() -> AsyncStream<EnrollmentChange> {
+        let id = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream.makeStream(of: EnrollmentChange.self, bufferingPolicy: .bufferingNewest(256))
+        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
+        observers.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    /// Tells observers; called after the transaction committed.
+    func publish(_ changes: [EnrollmentChange]) {
+        let list = observers.withLock { Array($0.values) }
+        for change in changes { for observer in list { observer.yield(change) } }
+    }
+}
