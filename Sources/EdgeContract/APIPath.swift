@@ -13,5 +13,7 @@ public enum APIPath {
     public static let scanQR = "/api/mobile/scan/qr"
     /// GRN confirmation (RCV-2); 409 when the order was already received (RCV-3).
     public static let grnConfirm = "/api/grn/confirm"
+    /// Photo evidence by content hash (RCV-2): `PUT /api/grn/photos/{sha256}`, body the JPEG.
+    public static let grnPhotos = "/api/grn/photos"
     public static let deviceRegister = "/api/devices/register"
 }

@@ -13,6 +13,8 @@ public final class StandinBackend: Sendable {
     let state: Mutex<StandinState>
     /// The FCM stand-in's tokens, faults and received messages.
     public let fcm: FCMStandin
+    /// Photo evidence received by hash (RCV-2).
+    public let photoShelf = StandinPhotoShelf()
 
     public init(configuration: StandinConfiguration) {
         self.configuration = configuration
@@ -49,6 +51,7 @@ public final class StandinBackend: Sendable {
             return try control(request)
         }
         if let reply = fcmRoute(request) { return reply }
+        if let reply = try photoRoute(request) { return reply }
         let endpoints: [String: (method: String, handler: (StandinRequest) throws -> StandinReply)] = [
             APIPath.syncPush: ("POST", self.syncPush),
             APIPath.syncPull: ("GET", self.syncPull),

@@ -1,0 +1,221 @@
+import EdgeContract
+import EdgeImaging
+import EdgePayloads
+import EdgeStore
+import FoundationEssentials
+import GRDB
+
+/// The receiving dock's rules (RCV-1..6) over the store and the backend: PO lookup with its
+/// offline cache, GRN validation and confirmation through the outbox, photo evidence, vendor,
+/// material and product cards. The CLI and the agent's capability both drive this; neither holds
+/// a rule of its own.
+public struct ReceivingDock: Sendable {
+    public let outbox: Outbox
+    public let cache: OrderCache
+    public let ledger: GRNLedger
+    public let photos: PhotoStore
+    /// nil: no `receiving` section (vendor cards are refused, naming the key to set).
+    public let settings: ReceivingSettings?
+    /// nil: no sync section or no token, so every lookup is offline.
+    public let client: ReceivingClient?
+    /// Why `client` is nil, for the operator.
+    public let offlineReason: String
+    private let clock: @Sendable () -> Double
+    /// The scanner's own classifier: the same words for a bad PO or GTIN as `edge scan` uses.
+    private let classifier = PayloadClassifier(sponsors: .empty)
+
+    public init(outbox: Outbox, photoDirectory: String, settings: ReceivingSettings?, client: ReceivingClient?,
+                offlineReason: String = "no backend is configured (sync.base_url)",
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.outbox = outbox
+        cache = OrderCache(database: outbox.database)
+        ledger = GRNLedger(database: outbox.database)
+        photos = PhotoStore(directory: settings?.photoDirectory ?? photoDirectory, database: outbox.database)
+        self.settings = settings
+        self.client = client
+        self.offlineReason = offlineReason
+        self.clock = clock
+    }
+
+    public var now: Double { clock() }
+
+    // MARK: RCV-1
+
+    /// Looks the order up online and caches it; when the backend cannot be reached, answers from
+    /// the cache with its age, or "not available offline" for an order never fetched here.
+    public func lookupOrder(_ text: String) async throws(ReceivingError) -> OrderLookup {
+        let poNumber = try purchaseOrderNumber(text)
+        guard let client else { return try offline(poNumber, reason: offlineReason) }
+        do throws(ReceivingError) {
+            switch try await client.barcode(poNumber) {
+            case .purchaseOrder(let order) where order.poNumber == poNumber:
+                let fetched = now
+                try cache.store(order, now: fetched)
+                return .online(order, fetchedAt: fetched)
+            default:
+                throw ReceivingError(.invalidAnswer, "The backend answered \(poNumber) with something other than that purchase order.",
+                                     context: ["po_number": poNumber])
+            }
+        } catch where error.code == .notAvailableOffline {
+            return try offline(poNumber, reason: error.message)
+        }
+    }
+
+    private func offline(_ poNumber: String, reason: String) throws(ReceivingError) -> OrderLookup {
+        guard let cached = try cache.cached(poNumber) else {
+            return .notAvailableOffline(poNumber: poNumber, reason: reason)
+        }
+        return .cached(cached, reason: reason)
+    }
+
+    /// The PO number in `text`, or why it is not one (the scanner's classifier's words).
+    public func purchaseOrderNumber(_ text: String) throws(ReceivingError) -> String {
+        let result = classifier.classify(text: text, symbology: .code128)
+        guard result.className == BuiltInPayloadClass.purchaseOrder.rawValue else {
+            throw ReceivingError(.invalidInput, "\(ReceivingClient.printable(String(text.prefix(40)))) is not a purchase order number (PO-YYYY-NNNNN).")
+        }
+        guard result.valid else {
+            throw ReceivingError(.invalidInput, "Not a valid purchase order number: \(result.reason ?? "malformed").")
+        }
+        return Self.trimmed(text)
+    }
+
+    // MARK: RCV-2
+
+    /// Validates `draft` against the order (fresh, or cached when offline) and queues it in the
+    /// outbox with its photos and its ledger record, all in one transaction, so it is sent
+    /// exactly once. Throws `.invalidQuantity` with every problem, `.notAvailableOffline` for an
+    /// order never fetched while the backend cannot be reached.
+    public func confirm(_ draft: GRNDraft, photos taken: [StoredPhoto] = []) async throws(ReceivingError) -> GRNConfirmation {
+        let lookup = try await lookupOrder(draft.poNumber)
+        guard let order = lookup.order else {
+            throw ReceivingError(.notAvailableOffline, "\(lookup.poNumber) has never been looked up on this station, so it cannot be confirmed offline (\(Self.reason(lookup))).",
+                                 context: ["po_number": lookup.poNumber])
+        }
+        let validation = GRNValidator.validate(draft, against: order)
+        guard validation.isValid else {
+            throw ReceivingError(.invalidQuantity, validation.errors.map(\.message).joined(separator: " "),
+                                 context: ["po_number": order.poNumber, "errors": String(validation.errors.count)])
+        }
+        guard taken.count <= Self.maxPhotos else {
+            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(taken.count) given).")
+        }
+        let at = now
+        let request = GRNConfirmRequest(poNumber: order.poNumber, confirmedAt: LocalTimestamp.string(epochSeconds: at),
+                                        lines: draft.lines.sorted { $0.lineNo < $1.lineNo },
+                                        photos: taken.map { GRNPhoto(sha256: $0.sha256) })
+        let payload: [UInt8]
+        do {
+            payload = try ContractCoding.encode(request)
+        } catch {
+            throw ReceivingError(.invalidQuantity, "The GRN for \(order.poNumber) could not be encoded.")
+        }
+        let offline = { if case .cached = lookup { true } else { false } }()
+        let key: String
+        do {
+            key = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+                for photo in taken { try photos.record(db, photo, now: at) }
+                let entry = try outbox.enqueue(db, stream: GRNLedger.stream(order.poNumber), kind: GRNLedger.kind, payload: payload, now: at)
+                try ledger.insert(db, key: entry.idempotencyKey, request: request, orderBefore: order, offline: offline, photos: taken, now: at)
+                return entry.idempotencyKey
+            }
+        } catch let error as StoreError {
+            throw ReceivingError(.storeFailed, "The GRN could not be queued: \(error.message)", context: ["po_number": order.poNumber])
+        } catch {
+            throw ReceivingError(.storeFailed, "The GRN could not be queued.", context: ["po_number": order.poNumber, "error": String(describing: error)])
+        }
+        return GRNConfirmation(idempotencyKey: key, request: request, lookup: lookup, suggestions: validation.suggestions, photos: taken)
+    }
+
+    /// Decision: up to 10 photos per GRN, each at most 4 MiB: evidence, not an album.
+    public static let maxPhotos = 10
+
+    /// Where a confirmation stands now, read from the ledger, the conflict log and the outbox.
+    public func outcome(_ key: String) throws(ReceivingError) -> GRNOutcome {
+        try ledger.reconcile(now: now)
+        guard let record = try ledger.record(key) else {
+            throw ReceivingError(.storeFailed, "No confirmation with key \(key) is recorded on this station.")
+        }
+        switch record.status {
+        case .applied:
+            return .applied
+        case .conflict:
+            return .conflict(try ledger.conflict(key).flatMap { ConflictReport(record: record, conflict: $0) })
+        case .rejected:
+            let dead = try? outbox.deadLetters().last { $0.idempotencyKey == key }
+            return .rejected(reason: dead?.reason ?? "refused by the backend")
+        case .queued:
+            let entry = try? outbox.pendingEntries().first { $0.idempotencyKey == key }
+            return .queued(reason: entry?.lastError.map { "last attempt: " + $0 } ?? "waiting to be sent")
+        }
+    }
+
+    // MARK: RCV-4..6
+
+    /// Checks the vendor card's tenant against the station's before anything is sent (RCV-4).
+    public func vendor(cardText: String) async throws(ReceivingError) -> VendorInfo {
+        let card = classifier.classify(text: cardText, symbology: .qr)
+        guard card.className == BuiltInPayloadClass.vendor.rawValue else {
+            throw ReceivingError(.invalidInput, "This is not a vendor card ({\"type\":\"VENDOR\",\"vendor_id\":...,\"tenant_id\":...}).")
+        }
+        guard card.valid, let vendorID = card.details["vendor_id"], let tenantID = card.details["tenant_id"] else {
+            throw ReceivingError(.invalidInput, "The vendor card is not valid: \(card.reason ?? "malformed").")
+        }
+        guard let settings else {
+            throw ReceivingError(.notConfigured, "The station has no tenant (receiving.tenant_id in edge.json), so vendor cards cannot be checked; nothing was sent.")
+        }
+        guard tenantID == settings.tenantID else {
+            throw ReceivingError(.wrongTenant, "This vendor card belongs to another organisation (tenant \(tenantID)), not this station's (\(settings.tenantID)); it was not looked up.",
+                                 context: ["tenant_id": tenantID, "vendor_id": vendorID])
+        }
+        return try await requireClient().vendor(cardText: cardText, vendorID: vendorID)
+    }
+
+    public func material(_ text: String) async throws(ReceivingError) -> MaterialInfo {
+        let result = classifier.classify(text: text, symbology: .code128)
+        guard result.className == BuiltInPayloadClass.material.rawValue, result.valid else {
+            throw ReceivingError(.invalidInput, "\(ReceivingClient.printable(String(text.prefix(40)))) is not a material code (MAT-...)" + (result.reason.map { ": \($0)." } ?? "."))
+        }
+        let code = Self.trimmed(text)
+        guard case .material(let material) = try await requireClient().barcode(code) else {
+            throw ReceivingError(.invalidAnswer, "The backend answered \(code) with something other than a material.")
+        }
+        return material
+    }
+
+    /// Verifies the check digit first (a misread never reaches the backend), then asks.
+    public func product(_ text: String) async throws(ReceivingError) -> ProductLookup {
+        let result = classifier.classify(text: text, symbology: .ean13)
+        guard result.valid, let gtin = result.details["gtin"] else {
+            let reason = result.reason ?? "not an EAN-13"
+            throw ReceivingError(reason.contains("check digit") ? .badCheckDigit : .invalidInput,
+                                 "\(ReceivingClient.printable(String(text.prefix(40)))) is not a valid EAN-13: \(reason).")
+        }
+        let kind = result.details["kind"] ?? "gtin"
+        do throws(ReceivingError) {
+            guard case .product(let product) = try await requireClient().barcode(gtin) else {
+                throw ReceivingError(.invalidAnswer, "The backend answered GTIN \(gtin) with something other than a product.")
+            }
+            return ProductLookup(gtin: gtin, kind: kind, product: product)
+        } catch where error.code == .notFound {
+            return ProductLookup(gtin: gtin, kind: kind, product: nil)
+        }
+    }
+
+    private func requireClient() throws(ReceivingError) -> ReceivingClient {
+        guard let client else { throw ReceivingError(.notAvailableOffline, "The backend cannot be asked: \(offlineReason).") }
+        return client
+    }
+
+    /// Scanners and keyboards add spaces; the backend trims them too.
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+
+    static func reason(_ lookup: OrderLookup) -> String {
+        switch lookup {
+        case .notAvailableOffline(_, let reason), .cached(_, let reason): reason
+        case .online: "online"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import EdgeAgent
+import EdgeHTTP
+import EdgeStore
+import EdgeSync
+
+/// The dock as a station builds it from its configuration, for the agent's capability and the
+/// CLI alike: the store's outbox, the `receiving` section, and a client to the sync backend with
+/// the station's token when there is one. Without a backend, token or vault the dock still works
+/// from its cache and queues confirmations; `dock.offlineReason` says why it is offline.
+public struct ReceivingParts: Sendable {
+    public let dock: ReceivingDock
+    /// Shut down by whoever built the parts, when done with them.
+    public let transport: CurlTransport?
+    public let identity: SyncIdentity?
+    public let tokens: VaultTokenProvider?
+
+    public static func build(configuration: StationConfiguration, outbox: Outbox, paths: StationPaths,
+                             vault: StationVault?) throws(ReceivingError) -> ReceivingParts {
+        let settings: ReceivingSettings?
+        do {
+            settings = try configuration.section("receiving", as: ReceivingSettings.self)
+        } catch {
+            throw ReceivingError(.notConfigured, error.message)
+        }
+        let photoDirectory = paths.stateDirectory + "/photos"
+        func offline(_ reason: String) -> ReceivingParts {
+            ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: nil, offlineReason: reason),
+                           transport: nil, identity: nil, tokens: nil)
+        }
+        guard let sync = configuration.sync else { return offline("no backend is configured (sync.base_url in edge.json)") }
+        guard let vault else { return offline("the vault could not be opened, so there is no token") }
+        let deviceID: String
+        do {
+            deviceID = try vault.deviceID()
+        } catch {
+            return offline("the vault has no device id: \(error.message)")
+        }
+        let transport: CurlTransport
+        do {
+            transport = try StationParts.syncTransport(sync)
+        } catch {
+            return offline("the HTTP transport could not start: \(error.message)")
+        }
+        let identity = StationParts.identity(deviceID: deviceID, push: configuration.push)
+        let tokens = VaultTokenProvider(vault: vault, stationSecret: sync.tokenSecret)
+        let client = ReceivingClient(baseURL: sync.baseURL, identity: identity, transport: transport, tokens: tokens)
+        return ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: client),
+                              transport: transport, identity: identity, tokens: tokens)
+    }
+}
