@@ -93,7 +93,7 @@ public final class Agent: Sendable {
             setenv("TSS2_LOG", "all+NONE", 0)
             let choice = VaultBackendChoice(rawValue: station.vaultBackend) ?? .auto
             let tcti = station.tcti ?? dependencies.environment["EDGE_TCTI"] ?? "device:/dev/tpmrm0"
-            openedVault = StationVault(try Vault(directory: paths.vaultDirectory, backend: choice, tcti: tcti))
+            openedVault = StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti))
         } catch {
             logger.error("vault not available", metadata: ["event": "vault.unavailable", "reason": "\(error.message)"])
             state.setPart("vault", .failed, reason: error.message)

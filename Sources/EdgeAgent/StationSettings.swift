@@ -14,6 +14,9 @@ public struct StationSettings: Decodable, Sendable, Equatable {
     /// Where the database lives (AGT-3); see `StationPaths` for the order of precedence.
     public var stateDirectory: String?
     public var vaultDirectory: String?
+    /// Where the vault's key generations live (default `<state>/vault-keys`): outside the vault
+    /// directory, so crypto-erase holds against a copy of it.
+    public var vaultKeyDirectory: String?
     /// keyfile, tpm2, keyfile+tpm2 or auto, as for `edge vault --backend`.
     public var vaultBackend: String = "auto"
     public var tcti: String?
@@ -31,6 +34,7 @@ public struct StationSettings: Decodable, Sendable, Equatable {
         case name, role, tcti, cameras, metrics
         case stateDirectory = "state_dir"
         case vaultDirectory = "vault_dir"
+        case vaultKeyDirectory = "vault_key_dir"
         case vaultBackend = "vault_backend"
         case scanEvents = "scan_events"
         case pullInterval = "pull_interval"
@@ -45,6 +49,7 @@ public struct StationSettings: Decodable, Sendable, Equatable {
         role = try c.decodeIfPresent(Role.self, forKey: .role) ?? role
         stateDirectory = try c.decodeIfPresent(String.self, forKey: .stateDirectory)
         vaultDirectory = try c.decodeIfPresent(String.self, forKey: .vaultDirectory)
+        vaultKeyDirectory = try c.decodeIfPresent(String.self, forKey: .vaultKeyDirectory)
         vaultBackend = try c.decodeIfPresent(String.self, forKey: .vaultBackend) ?? vaultBackend
         tcti = try c.decodeIfPresent(String.self, forKey: .tcti)
         cameras = try c.decodeIfPresent([StationCamera].self, forKey: .cameras) ?? []
@@ -65,7 +70,7 @@ public struct StationSettings: Decodable, Sendable, Equatable {
         guard ["keyfile", "tpm2", "keyfile+tpm2", "auto"].contains(vaultBackend) else {
             throw invalid("vault_backend", "must be keyfile, tpm2, keyfile+tpm2 or auto")
         }
-        for (key, value) in [("state_dir", stateDirectory), ("vault_dir", vaultDirectory)] {
+        for (key, value) in [("state_dir", stateDirectory), ("vault_dir", vaultDirectory), ("vault_key_dir", vaultKeyDirectory)] {
             if let value, value.isEmpty || value.utf8.contains(0) { throw invalid(key, "must be a non-empty path") }
         }
         guard pullInterval >= 1, pullInterval <= 86_400 else { throw invalid("pull_interval", "must be between 1 and 86400 seconds") }

@@ -48,6 +48,8 @@ public struct StationStatus: Encodable, Sendable {
 
     public struct Vault: Encodable, Sendable {
         public var directory: String
+        /// Where its key generations live (outside `directory`).
+        public var keyDirectory: String?
         public var backend: String?
         public var reason: String?
         public var error: String?
@@ -125,7 +127,7 @@ public struct StationStatus: Encodable, Sendable {
         if let error = snapshot?.lastPullError { missing.append("pull: \(error)") }
 
         if alive, let warning = file?.vaultWarning { missing.append("vault: \(warning); secrets are protected by the key file only") }
-        let vault = Vault(directory: paths.vaultDirectory, backend: alive ? file?.vaultBackend : nil, reason: alive ? file?.vaultReason : nil,
+        let vault = Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: alive ? file?.vaultBackend : nil, reason: alive ? file?.vaultReason : nil,
                           error: alive ? file?.vaultError : nil)
         return StationStatus(station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,
                              agent: Agent(running: alive, pid: alive ? file?.pid : nil, startedAt: alive ? file?.startedAt : nil,

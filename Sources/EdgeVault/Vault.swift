@@ -260,9 +260,10 @@ public final class Vault {
     /// nothing.
     ///
     /// Decision, resuming (issue #16): a completed rotation or erase leaves one generation, and
-    /// `put` never adds one while a current key exists, so older generations next to a current
-    /// key of the configured backend mean a rotation was interrupted: this one reuses that key
-    /// instead of adding another, and generations do not pile up. Damaged envelopes are
+    /// `put` always seals under the current key, so envelopes under an older generation next to
+    /// a current key of the configured backend mean a rotation was interrupted after its key
+    /// became current: this one reuses that key instead of adding another. Either way every
+    /// older generation is destroyed at the end, so generations never pile up. Damaged envelopes are
     /// reported in `damaged` and do not stop the others; one that fails for a reason that may
     /// pass (I/O, the TPM, PCRs, key file permissions) stops the rotation before any key is
     /// destroyed.
@@ -270,7 +271,7 @@ public final class Vault {
         try locked { () throws(VaultError) in
             let device = try deviceID()
             var target: [UInt8]?
-            if let current = try keys.currentKeyID(), try keys.backend(of: current) == backend, try keys.allKeyIDs().count > 1 {
+            if let current = try keys.currentKeyID(), try keys.backend(of: current) == backend, try rotationPending(current: current) {
                 target = current
             }
             let resumed = target != nil
@@ -326,6 +327,21 @@ public final class Vault {
             return EraseReport(erased: erased, newKeyID: Hex.encode(newKey), rewritten: moved.rewritten,
                                keysDestroyed: moved.destroyed, damaged: moved.damaged)
         }
+    }
+
+    /// Whether an envelope is still under an older generation that exists: what a rotation
+    /// interrupted after making its key current leaves. (A generation no envelope uses, such as
+    /// one whose rotation died before it became current, is not a reason to resume: it is
+    /// destroyed by the next rotation like every other old one.)
+    private func rotationPending(current: [UInt8]) throws(VaultError) -> Bool {
+        let older = Set(try keys.allKeyIDs().filter { $0 != current })
+        guard !older.isEmpty else { return false }
+        for name in try envelopeNames() {
+            guard let bytes = try? DurableFile.read(path(name), maxBytes: Self.maxEnvelopeBytes),
+                  let envelope = try? Envelope(decoding: bytes) else { continue }
+            if older.contains(envelope.keyID) { return true }
+        }
+        return false
     }
 
     /// What makes an envelope damaged rather than the rotation impossible: its own bytes (or

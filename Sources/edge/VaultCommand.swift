@@ -12,17 +12,23 @@ struct VaultCommand: ParsableCommand {
         commandName: "vault",
         abstract: "Keep named secrets sealed on this station.",
         discussion: """
-        Backends (--backend): keyfile (a 32-byte host key in <dir>/keys, mode 0400), tpm2 (a data
-        key sealed by the TPM), keyfile+tpm2 (both needed), auto (keyfile+tpm2 when the TPM at
-        --tcti answers, else keyfile; the default). Secrets are AES-256-GCM envelopes bound to
-        this device and their name; each records the backend that sealed it.
+        Backends (--backend): keyfile (a 32-byte host key in the key directory, mode 0400), tpm2
+        (a data key sealed by the TPM), keyfile+tpm2 (both needed), auto (keyfile+tpm2 when the
+        TPM at --tcti answers, else keyfile; the default). Secrets are AES-256-GCM envelopes bound
+        to this device and their name; each records the backend that sealed it. Key generations
+        live outside the vault directory (--key-dir), so `erase` and `wipe` leave a copy of the
+        vault directory unable to open what they destroyed. Several edge processes may use one
+        vault at once: every operation holds the vault's lock.
         """,
-        subcommands: [Status.self, Put.self, Get.self, Remove.self, Rotate.self, Wipe.self]
+        subcommands: [Status.self, Put.self, Get.self, Remove.self, Erase.self, Rotate.self, Wipe.self]
     )
 
     struct Location: ParsableArguments {
         @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then the state directory's vault/, as for `edge run`).", valueName: "DIR"))
         var dir: String?
+
+        @Option(name: .customLong("key-dir"), help: ArgumentHelp("Key directory, outside the vault directory (default: $EDGE_VAULT_KEY_DIR, then <DIR>-keys with --dir, else the state directory's vault-keys/, as for `edge run`).", valueName: "DIR"))
+        var keyDir: String?
 
         @Option(name: .customLong("backend"), help: ArgumentHelp("keyfile, tpm2, keyfile+tpm2 or auto.", valueName: "NAME"))
         var backend: String = "auto"
@@ -51,13 +57,17 @@ struct VaultCommand: ParsableCommand {
                 try? paths.createStateDirectory()
             }
             let directory = dir ?? paths.vaultDirectory
+            // With --dir, the keys sit next to that vault rather than in the station's state
+            // directory, so a vault named on the command line never shares another's keys.
+            let keyDirectory = keyDir ?? env["EDGE_VAULT_KEY_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (dir.map { Vault.defaultKeyDirectory(for: $0) } ?? paths.vaultKeyDirectory)
             let tcti = tcti ?? env["EDGE_TCTI"].flatMap { $0.isEmpty ? nil : $0 } ?? "device:/dev/tpmrm0"
             // tpm2-tss logs its own errors to stderr unless told otherwise; edge reports TPM
             // failures itself, in one line. An operator's own TSS2_LOG setting wins.
             setenv("TSS2_LOG", "all+NONE", 0)
             let choice = VaultBackendChoice(rawValue: backend) ?? .auto
             let pcrList = pcrs.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
-            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: directory, backend: choice, tcti: tcti, pcrs: pcrList) }
+            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: directory, keyDirectory: keyDirectory, backend: choice, tcti: tcti, pcrs: pcrList) }
         }
     }
 
@@ -86,14 +96,14 @@ struct VaultCommand: ParsableCommand {
                     if let n = $0.notAfter { d["not_after"] = String(n) }
                     return d
                 }
-                let doc = StatusDocument(directory: vault.directory, backend: vault.backend.description, backendReason: vault.backendReason,
+                let doc = StatusDocument(directory: vault.directory, keyDirectory: vault.keyDirectory, backend: vault.backend.description, backendReason: vault.backendReason,
                                          currentKeyID: keys.first?.id ?? "",
                                          keys: keys.map { ["id": $0.id, "backend": $0.backend.description] }, secrets: secrets)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 Output.stdout(String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self))
             } else {
-                Output.stdout("vault \(vault.directory): backend \(vault.backend) (\(vault.backendReason))")
+                Output.stdout("vault \(vault.directory) (keys in \(vault.keyDirectory)): backend \(vault.backend) (\(vault.backendReason))")
                 if let current = keys.first {
                     Output.stdout("current key \(current.id.prefix(8)) (\(current.backend))"
                         + (keys.count > 1 ? "; \(keys.count - 1) older keys still in use: run `edge vault rotate` to finish" : ""))
@@ -112,12 +122,13 @@ struct VaultCommand: ParsableCommand {
         }
 
         struct StatusDocument: Encodable {
-            let directory: String, backend: String, backendReason: String
+            let directory: String, keyDirectory: String, backend: String, backendReason: String
             let currentKeyID: String
             let keys: [[String: String]]
             let secrets: [[String: String]]
             enum CodingKeys: String, CodingKey {
                 case directory, backend, keys, secrets
+                case keyDirectory = "key_directory"
                 case backendReason = "backend_reason"
                 case currentKeyID = "current_key_id"
             }
@@ -170,8 +181,29 @@ struct VaultCommand: ParsableCommand {
         func run() throws {
             let vault = try location.open()
             let r = try VaultCommand.run { () throws(VaultError) in try vault.rotate() }
-            Output.stdout("rotated to key \(r.newKeyID): \(r.rewritten) secrets rewritten, \(r.keysDestroyed) old keys destroyed")
+            Output.stdout("rotated to key \(r.newKeyID)\(r.resumed ? " (finishing an interrupted rotation)" : ""): \(r.rewritten) secrets rewritten, \(r.keysDestroyed) old keys destroyed")
+            VaultCommand.reportDamaged(r.damaged)
         }
+    }
+
+    struct Erase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Crypto-erase NAME...: remove them, move every other secret to a new key, destroy the old keys.",
+            discussion: "An earlier copy of the vault directory cannot open the erased secrets afterwards; a copy that also holds the key directory can.")
+        @OptionGroup var location: Location
+        @Argument(help: "Secret names") var names: [String]
+
+        func run() throws {
+            let vault = try location.open()
+            let r = try VaultCommand.run { () throws(VaultError) in try vault.erase(names.map { (n) throws(VaultError) in try SecretName(n) }) }
+            Output.stdout("erased \(r.erased) secrets; \(r.rewritten) others moved to key \(r.newKeyID); \(r.keysDestroyed) old keys destroyed")
+            VaultCommand.reportDamaged(r.damaged)
+        }
+    }
+
+    /// Damaged envelopes named on stderr (never a value); the command still succeeded for the rest.
+    static func reportDamaged(_ damaged: [DamagedSecret]) {
+        for d in damaged { Output.stderr("edge: \(Output.printable(d.name)) could not be moved: \(d.error.message)") }
     }
 
     struct Wipe: ParsableCommand {

@@ -13,6 +13,7 @@ final class VaultCommandTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: dir)
+        try? FileManager.default.removeItem(atPath: dir + "-keys")  // the vault's keys sit next to it
     }
 
     /// Runs edge on this test's vault. EDGE_TCTI points at a socket that does not exist, so the

@@ -1,0 +1,147 @@
+import EdgeCrypto
+@testable import EdgeVault
+import Glibc
+import XCTest
+
+/// Crypto-erase of named secrets (VLT-6, ENR-10) and where the keys live, with the key file
+/// backend (the TPM backends: VaultTPMEraseTests).
+final class VaultEraseTests: XCTestCase {
+    private var root = ""
+
+    override func setUpWithError() throws {
+        var template = Array("/tmp/edge-vault-erase-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
+        root = String(cString: try XCTUnwrap(made))
+    }
+
+    override func tearDownWithError() throws {
+        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
+    }
+
+    private var directory: String { root + "/vault" }
+    private func vault() throws -> Vault { try Vault(directory: directory) }
+    private func name(_ s: String) throws -> SecretName { try SecretName(s) }
+    private func value(_ s: String) -> SecureBytes { SecureBytes(Array(s.utf8)) }
+    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
+    private func shell(_ script: String) { XCTAssertEqual(system(script), 0, script) }
+
+    private func expect(_ code: VaultErrorCode, _ body: () throws -> SecureBytes, naming secret: String, _ why: String,
+                        file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            let opened = try body()
+            XCTFail("\(why): opened \(opened.count) bytes", file: file, line: line)
+        } catch let error as VaultError {
+            XCTAssertEqual(error.code, code, "\(why): \(error.message)", file: file, line: line)
+            XCTAssertTrue(error.message.contains(secret), "\(why): the error names the secret: \(error.message)", file: file, line: line)
+            XCTAssertFalse(error.message.contains("token-value"), "no value in errors", file: file, line: line)
+        } catch {
+            XCTFail("\(why): \(error)", file: file, line: line)
+        }
+    }
+
+    /// The ENR-10 case: tokens are erased, a copy of the vault directory made before is restored
+    /// in place, and it cannot open them (nor anything else it holds); before the restore, the
+    /// secrets not erased still open in the live vault.
+    func testARestoredCopyOfTheVaultDirectoryCannotOpenErasedSecrets() throws {
+        let v = try vault()
+        try v.put(value("token-value-access"), name: name("enrollment.1.access-token"))
+        try v.put(value("token-value-refresh"), name: name("enrollment.1.refresh-token"))
+        try v.put(value("token-value-kept"), name: name("sync.token"))
+        let deviceID = try v.deviceID()
+        shell("cp -a '\(directory)' '\(root)/copy'")
+
+        let report = try v.erase([name("enrollment.1.access-token"), name("enrollment.1.refresh-token")])
+        XCTAssertEqual(report.erased, 2)
+        XCTAssertEqual(report.rewritten, 2, "sync.token and the device id moved to the new key")
+        XCTAssertEqual(report.keysDestroyed, 1)
+        XCTAssertEqual(report.damaged, [])
+        XCTAssertEqual(try v.keyIDs().map(\.id), [report.newKeyID])
+        XCTAssertEqual(string(try vault().get(name("sync.token"))), "token-value-kept")
+        XCTAssertEqual(try vault().deviceID(), deviceID)
+        expect(.notFound, { try vault().get(name("enrollment.1.access-token")) }, naming: "enrollment.1.access-token", "live vault")
+
+        // Restore the copy over the vault directory, as a backup restored in place would be.
+        shell("rm -rf '\(directory)' && cp -a '\(root)/copy' '\(directory)'")
+        for secret in ["enrollment.1.access-token", "enrollment.1.refresh-token"] {
+            expect(.unknownKey, { try vault().get(name(secret)) }, naming: secret, "restored copy, new Vault")
+            // The instance that erased had derived the old key; it must not open the copy either.
+            expect(.unknownKey, { try v.get(name(secret)) }, naming: secret, "restored copy, the erasing Vault")
+        }
+        XCTAssertThrowsError(try vault().deviceID()) { XCTAssertEqual(($0 as? VaultError)?.code, .unknownKey) }
+    }
+
+    /// Another process that derived the old generation's key before the erase does not keep
+    /// opening a restored copy with it: the cache is used only while the generation exists.
+    func testACachedKeyInAnotherInstanceDoesNotOutliveTheErase() throws {
+        let other = try vault()
+        try other.put(value("token-value-a"), name: name("a"))
+        XCTAssertEqual(string(try other.get(name("a"))), "token-value-a")
+        shell("cp -a '\(directory)' '\(root)/copy'")
+        _ = try vault().erase([name("a")])
+        shell("rm -rf '\(directory)' && cp -a '\(root)/copy' '\(directory)'")
+        expect(.unknownKey, { try other.get(name("a")) }, naming: "a", "an instance with the old key cached")
+    }
+
+    func testKeysLiveOutsideTheVaultDirectory() throws {
+        let v = try vault()
+        try v.put(value("x"), name: name("t"))
+        XCTAssertEqual(v.keyDirectory, directory + "-keys")
+        XCTAssertFalse(DurableFile.exists(directory + "/keys"))
+        XCTAssertTrue(try DurableFile.list(v.keyDirectory).contains { $0.hasSuffix(".key") })
+        XCTAssertEqual(try Vault(directory: directory + "/", keyDirectory: root + "/k/").keyDirectory, root + "/k")
+        for inside in [directory, directory + "/keys", directory + "/a/b"] {
+            XCTAssertThrowsError(try Vault(directory: root + "/other", keyDirectory: inside.replacingOccurrences(of: directory, with: root + "/other"))) {
+                XCTAssertEqual(($0 as? VaultError)?.code, .insecureKeyFile, inside)
+            }
+        }
+    }
+
+    /// A vault from before the move (keys in `<vault>/keys`) is moved on open and keeps working;
+    /// keys in both places are never merged (that is a pre-move copy restored over the vault).
+    func testLegacyKeysAreMovedOnOpenAndNeverMerged() throws {
+        let v = try vault()
+        try v.put(value("token-value-legacy"), name: name("t"))
+        shell("mv '\(v.keyDirectory)' '\(directory)/keys'")
+        XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
+        XCTAssertFalse(DurableFile.exists(directory + "/keys"))
+        XCTAssertTrue(try DurableFile.list(v.keyDirectory).contains("current"))
+
+        shell("cp -a '\(v.keyDirectory)' '\(directory)/keys'")
+        XCTAssertThrowsError(try vault()) { XCTAssertEqual(($0 as? VaultError)?.code, .keyConflict) }
+        shell("rm -rf '\(directory)/keys'")
+        XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
+    }
+
+    func testEraseSkipsAbsentNamesAndRefusesTheDeviceID() throws {
+        let v = try vault()
+        try v.put(value("token-value-1"), name: name("a"))
+        XCTAssertEqual(try v.erase([name("a"), name("a"), name("never-there")]).erased, 1)
+        let again = try v.erase([name("a")])
+        XCTAssertEqual(again.erased, 0)
+        XCTAssertEqual(again.keysDestroyed, 1, "an erase always moves to a fresh generation")
+        XCTAssertThrowsError(try v.erase([name(Vault.deviceIDName)])) { XCTAssertEqual(($0 as? VaultError)?.code, .invalidName) }
+    }
+
+    /// A damaged envelope is reported by name and does not stop the erase (or the rotation).
+    func testADamagedEnvelopeIsReportedAndDoesNotBlockTheOthers() throws {
+        let v = try vault()
+        for i in 0..<3 { try v.put(value("token-value-\(i)"), name: name("s\(i)")) }
+        let damagedPath = directory + "/secrets/s1.vault"
+        var bytes = try DurableFile.read(damagedPath, maxBytes: 1 << 20)
+        bytes[bytes.count - 1] ^= 1
+        try DurableFile.write(bytes, to: damagedPath)
+
+        let rotation = try v.rotate()
+        XCTAssertEqual(rotation.damaged.map(\.name), ["s1"])
+        XCTAssertEqual(rotation.damaged.first?.error.code, .tampered)
+        XCTAssertEqual(rotation.rewritten, 3, "s0, s2 and the device id")
+        XCTAssertEqual(rotation.keysDestroyed, 1)
+        XCTAssertFalse("\(rotation)".contains("token-value"))
+        for i in [0, 2] { XCTAssertEqual(string(try vault().get(name("s\(i)"))), "token-value-\(i)") }
+
+        let erase = try v.erase([name("s0")])
+        XCTAssertEqual(erase.damaged.map(\.name), ["s1"])
+        XCTAssertEqual(erase.damaged.first?.error.code, .unknownKey)
+        XCTAssertEqual(string(try vault().get(name("s2"))), "token-value-2")
+    }
+}
