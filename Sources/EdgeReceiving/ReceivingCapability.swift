@@ -7,21 +7,22 @@ import ServiceLifecycle
 /// order changes to the offline cache, and runs `ReceivingService` (camera reads become the
 /// kiosk's next lookup; photos are uploaded, conflicts reconciled, photos purged).
 ///
-/// `edge run` passes one in; the kiosk reads `feed`.
+/// `edge run` passes one in on dock stations (and stations that are both); the kiosk reads `feed`.
 public final class ReceivingCapability: AgentCapability {
     public let name = "receiving"
     public let feed = KioskFeed()
+    /// The `receiving` section, checked when the capability is made so that `edge run` refuses a
+    /// bad one before anything starts; nil when the file has none.
+    public let settings: ReceivingSettings?
 
-    public init() {}
+    public init(configuration: StationConfiguration) throws(StationConfigurationError) {
+        settings = try configuration.section("receiving", as: ReceivingSettings.self)
+    }
 
     public func register(in agent: Agent) throws -> [any Service] {
-        let configuration = agent.configuration
-        let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
+        let parts = try ReceivingParts.build(configuration: agent.configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
         ReceivingRoutes.register(on: agent.router, dock: parts.dock)
-        // Decision: a clinic-only station has no dock cameras; its routes stay (a GRN queued
-        // earlier is still settled) but camera reads are not looked up.
-        let watchCameras = configuration.station.role != .clinic
         agent.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
-        return [ReceivingService(parts: parts, feed: feed, watchCameras: watchCameras, logger: agent.logger)]
+        return [ReceivingService(parts: parts, feed: feed, logger: agent.logger)]
     }
 }

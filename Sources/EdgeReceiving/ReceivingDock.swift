@@ -83,10 +83,10 @@ public struct ReceivingDock: Sendable {
     // MARK: RCV-2
 
     /// Validates `draft` against the order (fresh, or cached when offline) and queues it in the
-    /// outbox with its photos and its ledger record, all in one transaction, so it is sent
+    /// outbox with its photos (encoded as JPEG, stored by hash) and its ledger record, all in one transaction, so it is sent
     /// exactly once. Throws `.invalidQuantity` with every problem, `.notAvailableOffline` for an
     /// order never fetched while the backend cannot be reached.
-    public func confirm(_ draft: GRNDraft, photos taken: [StoredPhoto] = []) async throws(ReceivingError) -> GRNConfirmation {
+    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = []) async throws(ReceivingError) -> GRNConfirmation {
         let lookup = try await lookupOrder(draft.poNumber)
         guard let order = lookup.order else {
             throw ReceivingError(.notAvailableOffline, "\(lookup.poNumber) has never been looked up on this station, so it cannot be confirmed offline (\(Self.reason(lookup))).",
@@ -97,9 +97,13 @@ public struct ReceivingDock: Sendable {
             throw ReceivingError(.invalidQuantity, validation.errors.map(\.message).joined(separator: " "),
                                  context: ["po_number": order.poNumber, "errors": String(validation.errors.count)])
         }
-        guard taken.count <= Self.maxPhotos else {
-            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(taken.count) given).")
+        guard images.count <= Self.maxPhotos else {
+            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count) given).")
         }
+        // Written only once the draft is valid, so a refused draft leaves no file behind.
+        var written: [StoredPhoto] = []
+        for image in images { written.append(try photos.write(image)) }
+        let taken = written
         let at = now
         let request = GRNConfirmRequest(poNumber: order.poNumber, confirmedAt: LocalTimestamp.string(epochSeconds: at),
                                         lines: draft.lines.sorted { $0.lineNo < $1.lineNo },

@@ -14,7 +14,6 @@ struct ReceivingService: Service {
 
     let parts: ReceivingParts
     let feed: KioskFeed
-    let watchCameras: Bool
     let logger: Logger
 
     func run() async throws {
@@ -27,7 +26,7 @@ struct ReceivingService: Service {
         var lastID = (try? watcher.newestID()) ?? 0
         var tick = 0
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if watchCameras, let scans = try? watcher.scans(after: lastID) {
+            if let scans = try? watcher.scans(after: lastID) {
                 for scan in scans {
                     lastID = scan.id
                     feed.publish(await lookup(scan, dock: dock))

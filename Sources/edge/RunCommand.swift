@@ -1,6 +1,7 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeEnrollment
+import EdgeReceiving
 import Logging
 
 /// `edge run`: the station (AGT-1..8). Everything it does is `buildAgent`'s; this only loads the
@@ -37,6 +38,7 @@ struct RunCommand: BridgedAsyncCommand {
         do {
             // The clinic's capability runs on clinic stations (and on stations that are both).
             if file.station.station.role != .dock { dependencies.capabilities.append(try EnrollmentCapability(configuration: file.station)) }
+            if file.station.station.role != .clinic { dependencies.capabilities.append(try ReceivingCapability(configuration: file.station)) }
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)
