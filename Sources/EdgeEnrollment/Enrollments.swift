@@ -28,7 +28,7 @@ public final class Enrollments: Sendable {
     public let settings: EnrollmentSettings
     let outbox: Outbox
     let syncState: SyncState
-    let vault: StationVault
+    public let vault: StationVault
     let portal: PortalClient
     let sponsors: SponsorTable
     let logger: Logger

@@ -53,10 +53,11 @@ struct EnrollOptions: ParsableArguments {
 
     func open() throws -> (Enrollments, StationConfiguration) {
         let station = try ConfigFile.loadForCommand(explicitPath: config).station
-        // Decision: warnings and the ENR-8 failure lines (type and time only) go to stderr as
-        // key=value lines, like the agent's journal.
+        // Decision: the command's own answer is its message and exit status; only warnings
+        // (a revocation, a refused re-enrollment) also go to stderr as key=value lines. The
+        // agent logs every ENR-8 failure line (type and time) to the journal.
         var handler = KeyValueLogHandler(label: "edge.enrollment")
-        handler.logLevel = .notice
+        handler.logLevel = .warning
         let logger = Logger(label: "edge.enrollment") { _ in handler }
         do {
             return (try Enrollments.open(station, environment: ProcessInfo.processInfo.environment, logger: logger), station)

@@ -16,8 +16,9 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
         --reenroll ID, an enrollment that is NOT_PARTICIPATING is re-enrolled: the code must \
         belong to the same patient (ENR-14).
 
-        Note: a code given as an argument is visible to other users of this machine in the \
-        process list while the command runs; on a shared machine use --camera or the local UI.
+        A code given as an argument is visible to other users of this machine in the process \
+        list while the command runs: give `-` to read it from stdin instead (e.g. typed at the \
+        prompt of `read -s`), or use --camera.
 
         \(EnrollCommand.exitCodes)
         """
@@ -25,11 +26,17 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
 
     @OptionGroup var options: EnrollOptions
 
-    @Argument(help: ArgumentHelp("The linking code, e.g. AB-7KX-M4PQR.", valueName: "CODE"))
+    @Argument(help: ArgumentHelp("The linking code, e.g. AB-7KX-M4PQR; `-` reads it from stdin.", valueName: "CODE"))
     var code: String?
 
     @Option(name: .customLong("camera"), help: ArgumentHelp("Read the code from this camera instead.", valueName: "DEV"))
     var camera: String?
+
+    @Option(name: .customLong("pixel-format"), help: ArgumentHelp("With --camera: the format to ask for (GREY, YUYV, NV12, YU12), as for `edge scan`.", valueName: "FOURCC"))
+    var pixelFormat: String?
+
+    @Option(name: .customLong("size"), help: ArgumentHelp("With --camera: the frame size to ask for, as for `edge scan`.", valueName: "WxH"))
+    var size: String?
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("With --camera, give up after this many seconds.", valueName: "SECONDS"))
     var timeout: Double = 60
@@ -42,16 +49,34 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
             throw ValidationError("Give either a linking code or --camera DEV.")
         }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+        if camera == nil, pixelFormat != nil || size != nil { throw ValidationError("--pixel-format and --size apply to --camera") }
+        if let pixelFormat, PixelFormat(pixelFormat)?.lumaLayout == nil { throw ValidationError("--pixel-format must be GREY, YUYV, NV12 or YU12") }
+        if let size, ScanRequest.frameSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 640x480") }
+    }
+
+    /// --pixel-format / --size win over edge.json's cameras section, as in `edge scan --camera`.
+    private var override: CaptureConfiguration? {
+        guard pixelFormat != nil || size != nil else { return nil }
+        return CameraOverride(pixelFormat: pixelFormat.flatMap { PixelFormat($0) }, size: size.flatMap(ScanRequest.frameSize))
+            .apply(to: CaptureConfiguration())
+    }
+
+    /// The argument, or with `-` the first line of stdin (bounded: a code is 12 characters typed).
+    private func typedCode() throws -> String {
+        guard code == "-" else { return code ?? "" }
+        let bytes = try StandardInput.readAll(max: 257)
+        return String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
     }
 
     func runAsync() async throws {
         let (enrollments, station) = try options.open()
+        let typed = camera == nil ? try typedCode() : ""
         let enrollment: Enrollment
         do {
             if let camera {
                 let source: any FrameSource = camera.hasPrefix("replay:")
                     ? ReplayFrameSource(files: camera.dropFirst("replay:".count).split(separator: ",").map(String.init), fps: 10)
-                    : V4L2FrameSource(device: camera, models: station.cameraModels)
+                    : V4L2FrameSource(device: camera, models: station.cameraModels, override: override)
                 let stop = StopFlag()
                 let signals = TerminationSignals { stop.set() }
                 defer { signals.cancel() }
@@ -60,7 +85,7 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
                 Output.stderr("edge: read a linking code for sponsor prefix \(code.prefix) from \(Output.printable(source.origin))")
                 enrollment = try await enrollments.enroll(code, reenrolling: reenroll)
             } else {
-                enrollment = try await enrollments.enroll(input: code ?? "", source: .typed, reenrolling: reenroll)
+                enrollment = try await enrollments.enroll(input: typed, source: .typed, reenrolling: reenroll)
             }
         } catch {
             throw EnrollCommand.fail(error)

@@ -105,4 +105,26 @@ final class CameraCLITests: XCTestCase {
         XCTAssertTrue(readable.stdout.hasPrefix("\(node): qr \"PO-2024-00042\" purchase-order"), readable.stdout)
         XCTAssertEqual(readable.lines.count, 1, readable.stdout)
     }
+
+    /// ENR-2, ENR-5: a coordinator holds the linking code's QR to the camera; `edge enroll
+    /// --camera` reads it and links with the stand-in portal, never printing the code.
+    func testEnrollReadsTheLinkingCodeFromTheCamera() throws {
+        guard let node = Vivid.capture else { throw XCTSkip("EDGE_TEST_CAMERA is not set (the vivid VM sets it)") }
+        let standin = try StandinProcess(token: "vivid-clinic", extraArguments: ["--seed-demo-data"])
+        let config = tmp.appendingPathComponent("edge.json").path
+        try Data("""
+            {"station": {"role": "clinic", "state_dir": "\(tmp.path)", "vault_backend": "keyfile"},
+             "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(standin.baseURL)"}]}
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        let loop = try Vivid.startLoop(capture: node, frame: Vivid.qrFrameYUYV("AB-7KX-M4PQR"))
+        defer { Vivid.stopLoop(loop) }
+        let outcome = try EdgeProcess.run(["enroll", "--camera", node, "--pixel-format", "YUYV", "--size", "640x480", "--timeout", "60",
+                                           "--json", "--config", config], environment: ["EDGE_STATE_DIR": tmp.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["state"] as? String, "STUDY_START_PENDING")
+        XCTAssertEqual(document["patient_id"] as? String, "pat-7d41c2e0")
+        XCTAssertTrue(outcome.stderr.contains("read a linking code for sponsor prefix AB"), outcome.stderr)
+        XCTAssertFalse((outcome.stdout + outcome.stderr).contains("7KX"), "the code was printed")
+    }
 }

@@ -294,6 +294,9 @@ import Testing
         #expect(events.compactMap { $0.payload["to"]?.stringValue } == ["STUDY_START_PENDING", "ENROLLED"])
         let device = try clinic.vault.deviceID()
         #expect(events.allSatisfy { $0.deviceUUID == device && $0.payload["device_uuid"]?.stringValue == device })
+        for event in events {
+            try PythonCheck.validate(json: Data(try ContractCoding.encode(event.payload)), openAPIComponent: "EnrollmentEvent")
+        }
         #expect(clinic.requests(APIPath.syncPush).allSatisfy { $0.headers["x-device-id"] == device || $0.headers["X-Device-Id"] == device })
     }
 
