@@ -59,6 +59,8 @@ public final class Agent: Sendable {
     public let state = AgentState()
     public let metrics = AgentMetrics()
     public let router = ChangeRouter()
+    /// Where a capability decides what a rejected credential of its own means (ENR-10).
+    public let rejections = CredentialRejectionRouter()
     public let outbox: Outbox
     public let events: ScanEventLog
     /// nil when the vault could not be opened at start (status says why).
@@ -161,6 +163,7 @@ public final class Agent: Sendable {
         if let sync = configuration.sync {
             let outbox = self.outbox
             let router = self.router
+            let rejections = self.rejections
             services.append(.init(service: Self.supervised("sender", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
                 let lock: SenderLock
@@ -171,7 +174,7 @@ public final class Agent: Sendable {
                 }
                 let transport = try Self.transport(sync)
                 return SenderService(sender: StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync,
-                                                                 identity: identity, router: router, logger: logger),
+                                                                 identity: identity, router: router, rejections: rejections, logger: logger),
                                      transport: transport, metrics: metrics, pull: pullWake, lock: lock)
             }))
             services.append(.init(service: Self.supervised("puller", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, state, logger] in
