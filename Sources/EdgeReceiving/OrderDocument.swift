@@ -5,13 +5,13 @@ import EdgeStore
 /// what is outstanding, where it came from and, from the cache, how old it is.
 public struct OrderDocument: Sendable, Encodable {
     public struct Line: Sendable, Encodable {
-        var lineNo: Int
-        var item: String
-        var description: String
-        var ordered: Double
-        var received: Double
-        var outstanding: Double
-        var unit: String
+        public var lineNo: Int
+        public var item: String
+        public var description: String
+        public var ordered: Double
+        public var received: Double
+        public var outstanding: Double
+        public var unit: String
 
         enum CodingKeys: String, CodingKey {
             case lineNo = "line_no"

@@ -1,0 +1,95 @@
+import EdgeAgent
+import EdgeContract
+import EdgeCore
+import EdgeCrypto
+import EdgeImaging
+import EdgeReceiving
+import EdgeStandin
+import EdgeTestSupport
+import EdgeVault
+import Foundation
+import Logging
+import XCTest
+
+/// The dock's "done when" on the kernel's vivid driver in the VM (.ci/vivid-vm): a PO label looped
+/// through vivid is read by the agent's dock camera and becomes the kiosk's lookup; a still from
+/// the same camera is the GRN's photo, uploaded once across a dropped connection, and the GRN is
+/// applied once. XCTest (not Swift Testing) so the guest can select the class.
+final class VividReceivingTests: XCTestCase {
+    func testAPOLabelOnTheCameraBecomesAConfirmedGRNWithItsPhoto() async throws {
+        guard let node = Vivid.capture else { throw XCTSkip("EDGE_TEST_CAMERA is not set (the vivid VM sets it)") }
+        let directory = try TemporaryDirectory(prefix: "edge-vivid-dock")
+        let token = "vivid-dock-token"
+        let standin = Standin(configuration: StandinConfiguration(staticTokens: [token], seedDemoData: true))
+        let port = try await standin.start()
+        let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
+        try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
+        let configuration = try StationConfiguration.parse(Data("""
+            {"sync": {"base_url": "http://127.0.0.1:\(port)"},
+             "receiving": {"tenant_id": "\(DemoData.tenantID)"},
+             "station": {"name": "vivid-dock", "role": "dock", "state_dir": "\(directory.path)", "vault_backend": "keyfile",
+                         "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}}
+            """.utf8))
+        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try ImageLoader.load(path: PackageFiles.path("samples/po-code128.png"))))
+        defer { Vivid.stopLoop(loop) }
+        var dependencies = AgentDependencies()
+        dependencies.environment = [:]
+        dependencies.retryInterval = .milliseconds(500)
+        dependencies.logger = Logger(label: "edge-vivid") { _ in SwiftLogNoOpLogHandler() }
+        let capability = try ReceivingCapability(configuration: configuration)
+        dependencies.capabilities = [capability]
+        let agent = try buildAgent(configuration, dependencies: dependencies)
+        let running = Task { try await agent.run() }
+        do {
+            try await eventually("the kiosk shows the order read by the dock camera", timeout: .seconds(150)) {
+                if case .order(.online(let order, _))? = capability.feed.latest?.content { return order.poNumber == DemoData.openOrder }
+                return false
+            }
+        } catch {
+            await agent.shutdown()
+            await standin.stop()
+            throw error
+        }
+        // The camera streams for the agent; the still is taken once it lets go of the device.
+        await agent.shutdown()
+        try await running.value
+
+        let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
+        defer { parts.transport?.shutdown() }
+        standin.faults.add(.drop, pathPrefix: APIPath.grnPhotos, times: 1)
+        let still = try PhotoInput.camera(device: node).image()
+        XCTAssertEqual(still.width, 640)
+        XCTAssertEqual(still.height, 480)
+        let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [try GRNDraft.parseLine("1=120")]), photos: [still])
+        let result = try await GRNDelivery.deliver(confirmation, parts: parts, sync: configuration.sync, router: ChangeRouter(), wait: 0)
+        XCTAssertEqual(result.outcome, .applied)
+        let photo = try XCTUnwrap(confirmation.photos.first)
+        let uploader = PhotoUploader(store: parts.dock.photos, client: try XCTUnwrap(parts.dock.client))
+        try await eventually("the photo acknowledged") {
+            _ = await uploader.uploadDue(now: parts.dock.now + 3600)
+            return try parts.dock.photos.photo(photo.sha256)?.uploadedAt != nil
+        }
+        let received = try XCTUnwrap(standin.backend.photoShelf.photo(photo.sha256))
+        XCTAssertEqual(received.stored, 1)
+        XCTAssertEqual(received.duplicates, 1, "the dropped upload was sent again and answered as a duplicate")
+        let decoded = try ImageLoader.load(data: received.bytes, name: "vivid.jpg")
+        XCTAssertEqual(decoded.width, 640)
+        XCTAssertEqual(Set(decoded.pixels).count > 2, true, "the still shows the label, not a blank frame")
+        XCTAssertEqual(standin.backend.applications(ofKey: confirmation.idempotencyKey), 1)
+        await standin.stop()
+    }
+
+    /// A grey image centred on a white 640x480 YUYV frame (video-range luma, neutral chroma).
+    static func frameYUYV(_ image: GrayImage, width: Int = 640, height: Int = 480) throws -> Data {
+        guard image.width <= width, image.height <= height else { throw Vivid.Failure(description: "the label does not fit the frame") }
+        var luma = [UInt8](repeating: 255, count: width * height)
+        let top = (height - image.height) / 2, left = (width - image.width) / 2
+        for y in 0..<image.height { for x in 0..<image.width { luma[(top + y) * width + left + x] = image.pixels[y * image.rowStride + x] } }
+        var frame = Data(capacity: width * height * 2)
+        for value in luma {
+            frame.append(UInt8(16 + Int(value) * 219 / 255))
+            frame.append(128)
+        }
+        return frame
+    }
+}
