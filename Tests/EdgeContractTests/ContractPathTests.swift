@@ -9,6 +9,7 @@ final class ContractPathTests: XCTestCase {
         let known = [
             APIPath.syncPush, APIPath.syncPull, APIPath.enrollmentLink, APIPath.enrollmentStatus,
             APIPath.enrollmentRefresh, APIPath.scanBarcode, APIPath.scanQR, APIPath.grnConfirm, APIPath.deviceRegister,
+            APIPath.grnPhotos + "/{sha256}",
         ]
         for path in known {
             XCTAssertNotNil(document.paths[path], "\(path) is not in models/openapi.json")

@@ -22,6 +22,7 @@ enum ContractTypeTable {
         "GRNConfirmRequest": roundTrip(GRNConfirmRequest.self),
         "GRNConfirmResponse": roundTrip(GRNConfirmResponse.self),
         "GRNConflictError": grnConflictRoundTrip,
+        "GRNPhotoReceipt": roundTrip(GRNPhotoReceipt.self),
         "DeviceRegistrationRequest": roundTrip(DeviceRegistrationRequest.self),
         "DeviceRegistrationResponse": roundTrip(DeviceRegistrationResponse.self),
     ]
