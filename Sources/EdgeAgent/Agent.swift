@@ -146,7 +146,9 @@ public final class Agent: Sendable {
         if let push = configuration.push {
             do {
                 let store = try PushStore(database: database, stationZone: StationParts.stationZone(push))
-                StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router)
+                StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router) { [metrics] report in
+                    metrics.recordPushIntake(report)
+                }
                 services.append(.init(service: Self.supervised("push", dependencies, state, logger) { [vault = openedVault, metrics, logger, pushRelay] in
                     guard let vault else { throw AgentPartError(.vaultUnavailable, "the vault could not be opened; see the vault part") }
                     let parts = try StationParts.pushRelay(settings: push, store: store, vault: vault)

@@ -69,6 +69,18 @@ public final class AgentMetrics: Sendable {
         }
     }
 
+    /// What a pulled page gave the relay (PSH-1, PSH-5, PSH-11): notifications, badge events,
+    /// the app's receipts by status, and refused changes.
+    public func recordPushIntake(_ report: PushIntakeReport) {
+        let counts = [("notification", report.notifications), ("badge_event", report.badgeEvents), ("refused", report.refused.count)]
+        for (kind, count) in counts where count > 0 {
+            CoreMetrics.Counter(label: "edge_push_intake_total", dimensions: [("kind", kind)], factory: factory).increment(by: count)
+        }
+        for (status, count) in report.receipts where count > 0 {
+            CoreMetrics.Counter(label: "edge_push_receipts_total", dimensions: [("status", status.lowercased())], factory: factory).increment(by: count)
+        }
+    }
+
     public func setPush(held: Int, queued: Int) {
         CoreMetrics.Gauge(label: "edge_push_held", factory: factory).record(held)
         CoreMetrics.Gauge(label: "edge_push_queued", factory: factory).record(queued)

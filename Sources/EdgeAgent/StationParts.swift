@@ -57,7 +57,7 @@ public enum StationParts {
     /// `onReport` sees what each pulled page gave the relay (inside the page's transaction).
     public static func registerPushIntake(_ intake: PushIntake, on router: ChangeRouter,
                                           onReport: (@Sendable (PushIntakeReport) -> Void)? = nil) {
-        router.onPulled(kinds: [PushIntake.notificationKind, PushIntake.inboxOpenedKind, PushIntake.approvalResolvedKind]) { db, changes, now in
+        router.onPulled(kinds: PushIntake.kinds) { db, changes, now in
             let report = try intake.apply(db, changes, now: Int64(now))
             onReport?(report)
         }

@@ -9,6 +9,10 @@ public struct PushIntake: Sendable {
     public static let notificationKind = "NOTIFICATION"
     public static let inboxOpenedKind = "INBOX_OPENED"
     public static let approvalResolvedKind = "APPROVAL_RESOLVED"
+    /// The app's delivery and open receipts, passed on by the backend (PSH-11).
+    public static let receiptKind = "PUSH_RECEIPT"
+    /// Every kind the intake applies, for the agent's router.
+    public static let kinds = [notificationKind, inboxOpenedKind, approvalResolvedKind, receiptKind]
     /// A pulled notification without `ttl_seconds` is worth delivering for a day.
     public static let defaultTTLSeconds: Int64 = 24 * 3600
 
@@ -52,11 +56,33 @@ public struct PushIntake: Sendable {
                     try store.approvalResolved(db, userID: event.userID, now: now)
                 }
                 report.badgeEvents += 1
+            case Self.receiptKind:
+                guard let receipt = try? ContractCoding.decode(PushReceiptChange.self, from: ContractCoding.encode(change.payload)),
+                      let target = Self.target(of: receipt) else {
+                    report.refused.append("\(change.id): the payload is not a receipt (see PushReceiptChange in models/openapi.json)")
+                    continue
+                }
+                do {
+                    if try store.receipt(db, target, status: receipt.status == .opened ? .opened : .delivered, now: now) {
+                        report.receipts[receipt.status.rawValue, default: 0] += 1
+                    }
+                } catch let error as PushError {
+                    report.refused.append("\(change.id): \(error.message)")
+                }
             default:
                 continue
             }
         }
         return report
+    }
+
+    /// The record a receipt names: exactly one of notification_id and digest_id, a local id.
+    static func target(of receipt: PushReceiptChange) -> PushTarget? {
+        switch (receipt.notificationID.flatMap { Int64($0) }, receipt.digestID.flatMap { Int64($0) }) {
+        case (let id?, nil): .notification(id)
+        case (nil, let id?): .digest(id)
+        default: nil
+        }
     }
 
     /// RCV-7: the backend confirmed a GRN (`payload` is the outbox entry's GRNConfirmRequest):

@@ -44,6 +44,22 @@ extension PushStore {
         }
     }
 
+    /// An app receipt (PSH-11) inside the pulled page's transaction: SENT → DELIVERED or OPENED,
+    /// DELIVERED → OPENED. Returns whether the record moved. Receipts repeat and arrive out of
+    /// order, so a receipt for the status the record has, or a DELIVERED after OPENED, changes
+    /// nothing; a receipt for a record never sent (or FAILED) is refused.
+    public func receipt(_ db: Database, _ target: PushTarget, status: NotificationStatus, now: Int64) throws -> Bool {
+        let current: NotificationStatus
+        switch target {
+        case .notification(let id): current = try Self.record(db, id: id).status
+        case .digest(let id): current = try Self.digest(db, id: id).status
+        }
+        if current == status || (current == .opened && status == .delivered) { return false }
+        try Self.checkTransition(from: current, to: status, what: target.key)
+        try Self.setStatus(db, target, to: status, reason: nil, now: now)
+        return true
+    }
+
     static func checkTransition(from: NotificationStatus, to: NotificationStatus, what: String) throws(PushError) {
         let allowed: Set<NotificationStatus>
         switch from {

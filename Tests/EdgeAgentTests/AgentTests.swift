@@ -8,6 +8,7 @@ import EdgeTestSupport
 import EdgeVault
 import Foundation
 import FoundationNetworking
+import GRDB
 import Logging
 import Testing
 
@@ -102,6 +103,21 @@ import Testing
             station.standin.backend.fcm.received.contains { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" }
         }
 
+        // The app opened it: its receipt comes back through the backend as a pulled change and
+        // reaches the durable record (PSH-11); a repeated or late DELIVERED changes nothing.
+        let sentMessage = try #require(station.standin.backend.fcm.received.first { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" })
+        let notificationID = try #require(sentMessage.message?["data"]?["notification_id"]?.stringValue)
+        for status in ["OPENED", "OPENED", "DELIVERED"] {
+            _ = station.standin.backend.appendChange(stream: "push:ana", kind: "PUSH_RECEIPT", payload: .object([
+                "notification_id": .string(notificationID), "status": .string(status)]))
+        }
+        agent.wakePuller()
+        try await eventually("the record is OPENED") {
+            try await agent.outbox.database.dbWriter.read { db in
+                try String.fetchOne(db, sql: "SELECT status FROM push_notifications WHERE id = ?", arguments: [Int64(notificationID) ?? -1])
+            } == "OPENED"
+        }
+
         // /metrics in the Prometheus text format, read by prometheus_client's parser.
         let address = try #require(agent.state.current.metricsAddress)
         let (body, _) = try await URLSession.shared.data(from: URL(string: "http://\(address)/metrics")!)
@@ -111,6 +127,8 @@ import Testing
         #expect(samples[#"edge_camera_up{camera="dock"}"#] == 1)
         #expect((samples[#"edge_sync_sends_total{answer="sent"}"#] ?? 0) >= 2)
         #expect((samples[#"edge_push_sends_total{result="sent"}"#] ?? 0) >= 1)
+        #expect(samples[#"edge_push_receipts_total{status="opened"}"#] == 1)
+        #expect((samples[#"edge_push_intake_total{kind="notification"}"#] ?? 0) >= 1)
         #expect((samples[#"edge_sync_pulls_total{result="ok"}"#] ?? 0) >= 1)
 
         // edge status's document, against its schema.

@@ -59,6 +59,40 @@ final class PushIntakeTests: XCTestCase {
         XCTAssertEqual(try store.badge(for: "anna"), 0)
     }
 
+    /// PSH-11: the app's receipts, passed on by the backend as PUSH_RECEIPT changes, move the
+    /// durable record; repeats and a DELIVERED after OPENED change nothing; a receipt for a
+    /// record never sent, an unknown id or a malformed payload is refused with the reason.
+    func testReceiptsMoveSentRecordsToDeliveredAndOpened() throws {
+        let store = try openStore()
+        let intake = PushIntake(store: store)
+        try store.database.dbWriter.write { db in
+            _ = try intake.apply(db, [change("c1", "NOTIFICATION", approval), change("c2", "NOTIFICATION", approval)], now: noon)
+        }
+        let ids = try store.notifications(userID: "anna", status: .queued).map(\.id)
+        XCTAssertEqual(ids.count, 2)
+        try store.updateStatus(notificationID: ids[0], to: .sent, now: noon + 1)
+        XCTAssertEqual(try store.badge(for: "anna"), 2)
+        func receipt(_ id: String, _ fields: [String: JSONValue]) -> SyncChange { change(id, "PUSH_RECEIPT", .object(fields)) }
+        let report = try store.database.dbWriter.write { db in
+            try intake.apply(db, [
+                receipt("r1", ["notification_id": .string(String(ids[0])), "status": .string("DELIVERED")]),
+                receipt("r2", ["notification_id": .string(String(ids[0])), "status": .string("DELIVERED")]),
+                receipt("r3", ["notification_id": .string(String(ids[0])), "status": .string("OPENED")]),
+                receipt("r4", ["notification_id": .string(String(ids[0])), "status": .string("DELIVERED")]),
+                receipt("r5", ["notification_id": .string(String(ids[1])), "status": .string("OPENED")]),
+                receipt("r6", ["notification_id": .string("999999"), "status": .string("OPENED")]),
+                receipt("r7", ["notification_id": .string(String(ids[0])), "digest_id": .string("1"), "status": .string("OPENED")]),
+                receipt("r8", ["notification_id": .string(String(ids[0])), "status": .string("READ")]),
+            ], now: noon + 60)
+        }
+        XCTAssertEqual(report.receipts, ["DELIVERED": 1, "OPENED": 1])
+        XCTAssertEqual(report.refused.map { String($0.prefix(2)) }, ["r5", "r6", "r7", "r8"])
+        let record = try store.notification(id: ids[0])
+        XCTAssertEqual(record.status, .opened)
+        XCTAssertEqual(try store.notification(id: ids[1]).status, .queued, "never sent: a receipt cannot move it")
+        XCTAssertEqual(try store.badge(for: "anna"), 1, "the opened one left the badge")
+    }
+
     func testBadPayloadsAreRefusedWithTheReasonAndTheRestOfThePageApplies() throws {
         let store = try openStore()
         let intake = PushIntake(store: store)
