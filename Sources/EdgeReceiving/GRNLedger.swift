@@ -83,6 +83,25 @@ public struct GRNLedger: Sendable {
         }
     }
 
+    /// The last failure of the confirmation's outbox entry while it waits (one row by key, not
+    /// the whole outbox).
+    public func lastError(_ key: String) throws(ReceivingError) -> String? {
+        try perform("read a queued confirmation") {
+            try database.dbWriter.read { db in
+                try String.fetchOne(db, sql: "SELECT last_error FROM outbox WHERE idempotency_key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Why the backend refused the confirmation, from its dead letter.
+    public func deadLetterReason(_ key: String) throws(ReceivingError) -> String? {
+        try perform("read a refused confirmation") {
+            try database.dbWriter.read { db in
+                try String.fetchOne(db, sql: "SELECT reason FROM dead_letters WHERE idempotency_key = ? ORDER BY id DESC LIMIT 1", arguments: [key])
+            }
+        }
+    }
+
     /// The conflict log's entry for a confirmation (kept 7 days, SYN-7), if it lost one.
     public func conflict(_ key: String) throws(ReceivingError) -> ConflictRecord? {
         do {

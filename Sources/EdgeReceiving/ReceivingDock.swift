@@ -146,11 +146,9 @@ public struct ReceivingDock: Sendable {
         case .conflict:
             return .conflict(try ledger.conflict(key).flatMap { ConflictReport(record: record, conflict: $0) })
         case .rejected:
-            let dead = try? outbox.deadLetters().last { $0.idempotencyKey == key }
-            return .rejected(reason: dead?.reason ?? "refused by the backend")
+            return .rejected(reason: try ledger.deadLetterReason(key) ?? "refused by the backend")
         case .queued:
-            let entry = try? outbox.pendingEntries().first { $0.idempotencyKey == key }
-            return .queued(reason: entry?.lastError.map { "last attempt: " + $0 } ?? "waiting to be sent")
+            return .queued(reason: try ledger.lastError(key).map { "last attempt: " + $0 } ?? "waiting to be sent")
         }
     }
 

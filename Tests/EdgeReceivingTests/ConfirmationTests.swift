@@ -104,6 +104,10 @@ import Testing
         #expect(try fixture.outbox.status().depth == depth)
         #expect(fixture.standin.backend.applications(ofKey: confirmation.idempotencyKey) == 0)
 
+        // A photo stays while its GRN waits, however old.
+        #expect(try fixture.dock.photos.purge(now: fixture.dock.now + 30 * 86400, retention: 0).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: fixture.dock.photos.path(try #require(confirmation.photos.first).sha256)))
+
         fixture.standin.faults.clear()
         #expect(try await Self.settle(fixture, confirmation.idempotencyKey) == .applied)
         #expect(fixture.standin.backend.applications(ofKey: confirmation.idempotencyKey) == 1)
