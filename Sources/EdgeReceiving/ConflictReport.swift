@@ -51,8 +51,9 @@ public struct ConflictReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// One line for the terminal: the status change and every line that moved.
+    /// One line for the terminal: the status (and its change); `lines` say what moved.
     public var summary: String {
-        "\(poNumber) changed on the server (status \(statusBefore) -> \(statusOnServer)); the server's version was kept and your confirmation was not applied."
+        let status = statusBefore == statusOnServer ? "status \(statusOnServer)" : "status \(statusBefore) -> \(statusOnServer)"
+        return "\(poNumber) was received on the server before this confirmation (\(status)); the server's version was kept and your confirmation was not applied."
     }
 }
