@@ -152,6 +152,26 @@ import Testing
         #expect(report?.lines.first?.text == "Line 1 (Pallet wrap film 500 mm): 12 of 12 roll received on the server, unchanged; your 0 roll were not applied.")
     }
 
+    @Test func aGRNTheBackendRefusesIsADeadLetterThatCanBeRequeued() async throws {
+        let fixture = try await DockFixture()
+        defer { Task { await fixture.stop() } }
+        fixture.standin.faults.add(.status, pathPrefix: APIPath.grnConfirm, times: 1,
+                                   parameters: FaultParameters(status: 422, code: "INVALID_REQUEST", message: "Line 1 is closed for receiving"))
+        let confirmation = try await fixture.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [GRNLine(lineNo: 1, received: 10)]))
+        let result = try await Self.deliver(fixture, confirmation)
+        guard case .rejected(let reason) = result.outcome else { Issue.record("expected rejected, got \(result.outcome)"); return }
+        #expect(reason.contains("Line 1 is closed for receiving"))
+        let document = ConfirmationDocument(confirmation, outcome: result.outcome, photos: [])
+        try PythonCheck.validate(json: try fixture.json(document), schema: PackageFiles.path("models/receive-confirmation.schema.json"))
+
+        // The operator re-queues it (`edge sync requeue`): it waits again, then is applied once.
+        let dead = try #require(try fixture.outbox.deadLetters().first { $0.idempotencyKey == confirmation.idempotencyKey })
+        try fixture.outbox.requeue(deadLetterID: dead.id)
+        #expect(try fixture.dock.outcome(confirmation.idempotencyKey).name == "queued")
+        #expect(try await Self.settle(fixture, confirmation.idempotencyKey) == .applied)
+        #expect(fixture.standin.backend.applications(ofKey: confirmation.idempotencyKey) == 1)
+    }
+
     @Test func quantitiesThatBreakTheRulesQueueNothing() async throws {
         let fixture = try await DockFixture()
         defer { Task { await fixture.stop() } }
