@@ -35,9 +35,10 @@ final class Clinic: @unchecked Sendable {
         database = try EdgeDatabase(path: directory.path + "/edge.sqlite")
         outbox = Outbox(database: database)
         vault = StationVault(try Vault(directory: directory.path + "/vault", backend: .keyfile))
-        // Fast enough for tests, the same code paths: ENR-6's retries 50 ms apart, a 1.5 s timeout.
+        // Fast enough for tests, the same code paths: ENR-6's retries 50 ms apart; a 5 s timeout,
+        // which a loaded CI machine never reaches by accident (the timeout test sets its own).
         settings.retryDelay = 0.05
-        settings.requestTimeout = 1.5
+        settings.requestTimeout = 5
     }
 
     func sponsors() throws -> SponsorTable {
@@ -51,7 +52,7 @@ final class Clinic: @unchecked Sendable {
 
     /// A fresh `Enrollments` over the same files: what a restarted process gets.
     func enrollments() throws -> Enrollments {
-        let transport = try CurlTransport(options: TransportOptions(connectTimeout: 1, totalTimeout: settings.requestTimeout))
+        let transport = try CurlTransport(options: TransportOptions(connectTimeout: min(2, settings.requestTimeout), totalTimeout: settings.requestTimeout))
         let logs = self.logs
         return Enrollments(outbox: outbox, vault: vault, portal: PortalClient(transport: transport, identity: try identity(), settings: settings),
                            sponsors: try sponsors(), logger: Logger(label: "edge.enrollment") { _ in LogLines.Handler(lines: logs) })

@@ -151,6 +151,7 @@ import Testing
         let clinic = try await Clinic()
         defer { Task { await clinic.stop() } }
         clinic.standin.faults.add(.delay, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(delayMS: 4000))
+        clinic.settings.requestTimeout = 1
         let enrollments = try clinic.enrollments()
         do {
             _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)

@@ -11,6 +11,7 @@ final class EdgeDatabaseTests: XCTestCase {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
         for table in ["conflicts", "dead_letters", "exchanges", "outbox", "sequence_counter", "sync_cursors",
+                      "enrollments", "enrollment_transitions", "enrollment_attempts",
                       "receiving_orders", "receiving_grns", "receiving_photos", "receiving_grn_photos"] {
             XCTAssertTrue(tables.contains(table), "missing table \(table) in \(tables)")
         }
