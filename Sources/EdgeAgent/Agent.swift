@@ -121,7 +121,8 @@ public final class Agent: Sendable {
         let makeSource = dependencies.makeFrameSource
         cameras = CameraSupervisor(cameras: station.cameras, context: Self.cameraContext(configuration),
                                    recorder: ScanEventRecorder(outbox: outbox, hashKey: hashKey), metrics: metrics, state: state,
-                                   logger: logger, makeSource: { camera in makeSource(camera, models) })
+                                   logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
+                                   makeSource: { camera in makeSource(camera, models) })
         // ServiceGroup shuts services down one by one in reverse order, so the list runs from
         // what must stop last (the status file, which records the stop) to what must stop first
         // (the cameras: no new events once shutdown begins), then the systemd notifier (its
@@ -253,6 +254,7 @@ public final class Agent: Sendable {
         if old.station.metrics != new.station.metrics { pending.append("station.metrics") }
         if old.station.pullInterval != new.station.pullInterval { pending.append("station.pull_interval") }
         if old.cameraModels != new.cameraModels { pending.append("cameras") }
+        if old.scanning != new.scanning { pending.append("scanning") }
         configurationState.withLock { $0 = new }
         await cameras.apply(cameras: new.station.cameras, context: Self.cameraContext(new))
         state.update {

@@ -28,6 +28,8 @@ public struct StationConfiguration: Sendable {
     /// Capture settings by USB vendor:product (lower case).
     public var cameraModels: [String: CaptureConfiguration] = [:]
     public var station = StationSettings()
+    /// How Code 39 is read (`scanning` section).
+    public var scanning = ScanningSettings()
     /// The file's bytes, for the sections capabilities read themselves (`section(_:as:)`).
     public var document: Data?
 
@@ -117,6 +119,7 @@ public struct StationConfiguration: Sendable {
         for (index, entry) in (sections.cameras ?? []).enumerated() {
             configuration.cameraModels[entry.usb.lowercased()] = try entry.configuration(keyPath: "cameras[\(index)]")
         }
+        configuration.scanning = sections.scanning ?? ScanningSettings()
         if let station = sections.station {
             try station.validate()
             configuration.station = station
@@ -134,6 +137,7 @@ public struct StationConfiguration: Sendable {
         let push: PushSettings?
         let cameras: [CameraSettings]?
         let station: StationSettings?
+        let scanning: ScanningSettings?
     }
 
     /// A decoding failure as the key path it happened at and what was expected there.

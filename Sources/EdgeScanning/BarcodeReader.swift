@@ -185,7 +185,16 @@ public final class BarcodeReader {
                 guard bytes.count >= 2, let last = bytes.last, CheckDigits.code39Mod43(bytes.dropLast()) == last else { return nil }
                 bytes.removeLast()
             }
-            text = String(decoding: bytes, as: UTF8.self)
+            // `bytes` keep the symbol characters; `text` is the Full ASCII reading when it applies.
+            var decoded: [UInt8]?
+            switch options.code39FullASCII {
+            case .raw: decoded = nil
+            case .auto: decoded = Code39FullASCII.hasShift(bytes) ? Code39FullASCII.decode(bytes) : nil
+            case .always:
+                guard let full = Code39FullASCII.decode(bytes) else { return nil }
+                decoded = full
+            }
+            text = String(decoding: decoded ?? bytes, as: UTF8.self)
             encoding = "ascii"
         case .code128:
             // Code 128's mod-103 check symbol is mandatory and verified inside zbar's decoder,

@@ -13,6 +13,8 @@ public struct ReaderOptions: Sendable, Equatable {
     /// add-on that most products do not have, and reads EAN-13 alone less often.
     public var eanAddOns: Bool
     public var code39CheckDigit: CheckDigitPolicy
+    /// Whether Code 39 reads are decoded as Full ASCII (`Code39FullASCII`).
+    public var code39FullASCII: Code39FullASCII.Policy = .auto
     /// Explicit pass list; nil means the reader plans passes from the image size and formats.
     public var passes: [ScanPass]?
     /// At most this many passes per image.

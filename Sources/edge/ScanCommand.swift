@@ -73,11 +73,18 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .customLong("add-ons"), help: "Report EAN-2/EAN-5 add-ons with their EAN-13.")
     var addOns = false
 
+    @Option(name: .customLong("code39-full-ascii"), help: ArgumentHelp("Code 39 Full ASCII: auto (decode when every shift pair is valid), raw or full-ascii; overrides edge.json's scanning section.", valueName: "MODE"))
+    var code39FullASCII: String?
+
+    @Option(name: .customLong("code39-check-digit"), help: ArgumentHelp("Code 39 mod-43 check character: optional or required (verified and stripped).", valueName: "POLICY"))
+    var code39CheckDigit: String?
+
     /// The parsed options as plain values; validating and running them is `ScanRequest`'s.
     var request: ScanRequest {
         ScanRequest(images: images, cameras: cameras, frames: frames, timeout: timeout, pixelFormat: pixelFormat, size: size,
                     untilFound: untilFound, repeatGap: repeatGap, symbology: symbology, json: json, config: config,
-                    passes: passes, budgetMilliseconds: budgetMilliseconds, addOns: addOns)
+                    passes: passes, budgetMilliseconds: budgetMilliseconds, addOns: addOns,
+                    code39FullASCII: code39FullASCII, code39CheckDigit: code39CheckDigit)
     }
 
     func validate() throws { try request.validate() }

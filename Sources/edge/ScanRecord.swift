@@ -8,6 +8,8 @@ struct ScanRecord: Encodable {
     let symbology: String
     let text: String
     let bytesBase64: String?
+    /// Code 39 read as Full ASCII: the symbol characters as printed (`12+A+B` for `12ab`).
+    let rawText: String?
     let encoding: String
     let points: [[Int]]
     let orientation: String
@@ -28,6 +30,7 @@ struct ScanRecord: Encodable {
     enum CodingKeys: String, CodingKey {
         case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details
         case bytesBase64 = "bytes_base64"
+        case rawText = "raw_text"
         case addOn = "add_on"
         case partialSequence = "partial_sequence"
         case payloadClass = "class"
@@ -39,8 +42,11 @@ struct ScanRecord: Encodable {
         self.file = file
         symbology = result.format.rawValue
         text = result.text
-        // The raw payload only when the text does not carry it byte for byte (SCN-5).
-        bytesBase64 = result.bytesDifferFromText ? Data(result.bytes).base64EncodedString() : nil
+        // The raw payload only when the text does not carry it byte for byte (SCN-5); Code 39's
+        // symbol characters are ASCII, so they are shown as text.
+        let differs = result.bytesDifferFromText
+        rawText = differs && result.format == .code39 ? String(decoding: result.bytes, as: UTF8.self) : nil
+        bytesBase64 = differs && result.format != .code39 ? Data(result.bytes).base64EncodedString() : nil
         encoding = result.encoding
         points = result.points.map { [$0.x, $0.y] }
         orientation = result.orientation.rawValue

@@ -23,6 +23,9 @@ struct ScanRequest: Equatable {
     var passes: String? = nil
     var budgetMilliseconds: Int? = nil
     var addOns = false
+    /// Code 39 rules over edge.json's `scanning` section.
+    var code39FullASCII: String? = nil
+    var code39CheckDigit: String? = nil
 
     /// Decision (SCN-12): `edge scan --image FILE...` with at most --json, --symbology, --config,
     /// --passes, --budget-ms and --add-ons is read here without swift-argument-parser, whose
@@ -80,6 +83,12 @@ struct ScanRequest: Equatable {
             throw ValidationError("--pixel-format must be GREY, YUYV, NV12 or YU12")
         }
         if let size, ScanRequest.frameSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 640x480") }
+        if let code39FullASCII, Code39FullASCII.Policy(rawValue: code39FullASCII) == nil {
+            throw ValidationError("--code39-full-ascii must be auto, raw or full-ascii")
+        }
+        if let code39CheckDigit, ReaderOptions.CheckDigitPolicy(rawValue: code39CheckDigit) == nil {
+            throw ValidationError("--code39-check-digit must be optional or required")
+        }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let timeout, !(timeout > 0 && timeout < 1e9) { throw ValidationError("--timeout must be a positive number of seconds") }
         if !(repeatGap >= 0 && repeatGap < 1e9) { throw ValidationError("--repeat-gap must be a non-negative number of seconds") }
@@ -99,10 +108,13 @@ struct ScanRequest: Equatable {
         let configFile = try ConfigFile.loadForCommand(explicitPath: config)
         let classifier = configFile.classifier()
         let printer = ResultPrinter(json: json)
+        var scanning = configFile.station.scanning
+        if let mode = code39FullASCII.flatMap(Code39FullASCII.Policy.init(rawValue:)) { scanning.code39FullASCII = mode }
+        if let policy = code39CheckDigit.flatMap(ReaderOptions.CheckDigitPolicy.init(rawValue:)) { scanning.code39CheckDigit = policy }
         if !cameras.isEmpty {
             // Live frames: the camera preset (code-like regions, then the whole frame) unless
             // passes or a budget are given.
-            var options = ReaderOptions.cameraFrame(formats: formats)
+            var options = scanning.apply(to: ReaderOptions.cameraFrame(formats: formats))
             options.eanAddOns = addOns
             if let passList { options.passes = passList; options.maxPasses = 64 }
             if let budgetMilliseconds { options.timeBudget = .milliseconds(budgetMilliseconds) }
@@ -114,8 +126,8 @@ struct ScanRequest: Equatable {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let options = ReaderOptions(formats: formats, eanAddOns: addOns, passes: passList,
-                                    timeBudget: .milliseconds(budgetMilliseconds ?? 1000))
+        let options = scanning.apply(to: ReaderOptions(formats: formats, eanAddOns: addOns, passes: passList,
+                                                       timeBudget: .milliseconds(budgetMilliseconds ?? 1000)))
         let reader = try BarcodeReader(options: options)
 
         var sawUnreadable = false

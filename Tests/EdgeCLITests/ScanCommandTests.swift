@@ -164,6 +164,26 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(record["text"] as? String, "\u{1B}[2Jok\nfake.png: qr \"x\" unknown")
     }
 
+    /// Issue #16: bidi controls and other invisible format characters are escaped like controls
+    /// in text output (a U+202E override would show "gpj.exe" as "exe.jpg"); JSON keeps the text.
+    func testBidiAndInvisibleFormatCharactersAreEscapedInTextOutput() throws {
+        // qrencode is installed by .ci/install-deps: missing, this test fails rather than skips.
+        let png = tmp.appendingPathComponent("bidi.png")
+        let payload = "a\u{202E}gpj.exe\u{202C}b\u{2066}c\u{2069}d\u{200B}e\u{FEFF}f\u{200E}g\u{061C}h\u{2028}i"
+        let made = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/qrencode"), ["-s", "6", "-o", png.path, payload])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let outcome = try EdgeProcess.run(["scan", "--image", png.path])
+        XCTAssertEqual(outcome.lines.count, 1, outcome.stdout)
+        for scalar in outcome.stdout.unicodeScalars {
+            XCTAssertNotEqual(scalar.properties.generalCategory, .format, "U+\(String(scalar.value, radix: 16)) printed raw")
+        }
+        XCTAssertTrue(outcome.stdout.contains(#"a\u{202e}gpj.exe\u{202c}b\u{2066}c\u{2069}d\u{200b}e\u{feff}f\u{200e}g\u{61c}h\u{2028}i"#),
+                      outcome.stdout)
+        let json = try EdgeProcess.run(["scan", "--json", "--image", png.path])
+        let record = try XCTUnwrap(try objects(json).first)
+        XCTAssertEqual(record["text"] as? String, payload)
+    }
+
     func testPhotoLikeSampleNeedsARotationPass() throws {
         let outcome = try EdgeProcess.run(["scan", "--json", "--budget-ms", "60000", "--image", sample("photo-like.jpg")])
         let record = try XCTUnwrap(try objects(outcome).first)
@@ -193,4 +213,36 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(readable.stdout.contains("(part of a structured-append sequence)"), readable.stdout)
     }
 
+
+    /// Code 39 Full ASCII (issue #15): `12ab` printed as Extended Code 39 reads as its text with
+    /// the symbol characters in `raw_text`; --code39-full-ascii and edge.json's `scanning`
+    /// section choose the rule.
+    func testCode39FullASCIIIsDecodedAndTheRawTextKept() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else { return XCTFail("zint is not installed (apt-get install zint)") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-c39-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = dir.appendingPathComponent("c39.png").path
+        let zint = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "9", "--quietzones", "--notext", "-o", image, "-d", "12ab"])
+        XCTAssertEqual(zint.status, 0, zint.stderr)
+
+        let auto = try EdgeProcess.run(["scan", "--json", "--image", image])
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        let record = try XCTUnwrap(try objects(auto).first)
+        XCTAssertEqual(record["text"] as? String, "12ab")
+        XCTAssertEqual(record["raw_text"] as? String, "12+A+B")
+        let file = dir.appendingPathComponent("scan.jsonl")
+        try Data(auto.stdout.utf8).write(to: file)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: file, against: "models/scan-result.schema.json"), 1)
+
+        let raw = try EdgeProcess.run(["scan", "--json", "--code39-full-ascii", "raw", "--image", image])
+        XCTAssertEqual(try objects(raw).first?["text"] as? String, "12+A+B")
+        XCTAssertNil(try objects(raw).first?["raw_text"])
+
+        let config = dir.appendingPathComponent("edge.json")
+        try Data(#"{"scanning": {"code39_full_ascii": "raw"}}"#.utf8).write(to: config)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: config, against: "models/edge-config.schema.json", wholeFile: true), 1)
+        XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--config", config.path, "--image", image])).first?["text"] as? String, "12+A+B")
+        XCTAssertEqual(try EdgeProcess.run(["scan", "--code39-full-ascii", "sometimes", "--image", image]).status, 64)
+    }
 }

@@ -1,0 +1,41 @@
+import EdgeScanning
+
+/// The `scanning` section of edge.json: how Code 39 is read on this station, for its cameras
+/// and for `edge scan` (issue #15; the CLI's --code39-full-ascii / --code39-check-digit win).
+public struct ScanningSettings: Sendable, Equatable, Decodable {
+    /// `auto` (Full ASCII when every shift pair is valid), `raw`, or `full-ascii`.
+    public var code39FullASCII: Code39FullASCII.Policy = .auto
+    /// `optional` (most labels) or `required`: the mod-43 check character is verified and stripped.
+    public var code39CheckDigit: ReaderOptions.CheckDigitPolicy = .optional
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case code39FullASCII = "code39_full_ascii"
+        case code39CheckDigit = "code39_check_digit"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let text = try c.decodeIfPresent(String.self, forKey: .code39FullASCII) {
+            guard let policy = Code39FullASCII.Policy(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .code39FullASCII, in: c, debugDescription: "auto, raw or full-ascii")
+            }
+            code39FullASCII = policy
+        }
+        if let text = try c.decodeIfPresent(String.self, forKey: .code39CheckDigit) {
+            guard let policy = ReaderOptions.CheckDigitPolicy(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .code39CheckDigit, in: c, debugDescription: "optional or required")
+            }
+            code39CheckDigit = policy
+        }
+    }
+
+    /// `options` with this station's Code 39 rules.
+    public func apply(to options: ReaderOptions) -> ReaderOptions {
+        var options = options
+        options.code39FullASCII = code39FullASCII
+        options.code39CheckDigit = code39CheckDigit
+        return options
+    }
+}
