@@ -244,5 +244,14 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(try SchemaValidator.validate(jsonLines: config, against: "models/edge-config.schema.json", wholeFile: true), 1)
         XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--config", config.path, "--image", image])).first?["text"] as? String, "12+A+B")
         XCTAssertEqual(try EdgeProcess.run(["scan", "--code39-full-ascii", "sometimes", "--image", image]).status, 64)
+
+        // The optional mod-43 check character (SCN-5): kept as data by default, verified and
+        // stripped when required, and a label without one is then not a valid read.
+        let checked = dir.appendingPathComponent("checked.png").path, unchecked = dir.appendingPathComponent("unchecked.png").path
+        XCTAssertEqual(try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "8", "--vers=1", "--quietzones", "--notext", "-o", checked, "-d", "ABC"]).status, 0)
+        XCTAssertEqual(try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "8", "--quietzones", "--notext", "-o", unchecked, "-d", "ABC"]).status, 0)
+        XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--image", checked])).first?["text"] as? String, "ABCX")
+        XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--code39-check-digit", "required", "--image", checked])).first?["text"] as? String, "ABC")
+        XCTAssertEqual(try EdgeProcess.run(["scan", "--code39-check-digit", "required", "--image", unchecked]).status, 1)
     }
 }
