@@ -112,6 +112,30 @@ final class VaultEraseTests: XCTestCase {
         XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
     }
 
+    /// The legacy move across file systems (rename gives EXDEV): the key files are copied, the
+    /// originals crypto-erased, and the vault opens from the new place. /dev/shm (tmpfs) is
+    /// another file system than /tmp here; the test fails if it is not.
+    func testLegacyKeysMoveAcrossFileSystems() throws {
+        var shm = stat(), tmp = stat()
+        XCTAssertEqual(stat("/dev/shm", &shm), 0)
+        XCTAssertEqual(stat(root, &tmp), 0)
+        XCTAssertNotEqual(shm.st_dev, tmp.st_dev, "/dev/shm and /tmp must be different file systems for this test")
+        let keys = "/dev/shm/" + (root.split(separator: "/").last.map(String.init) ?? "edge-vault-erase") + "-keys"
+        defer { _ = system("chmod -R u+rwX '\(keys)' 2>/dev/null; rm -rf '\(keys)'") }
+        let v = try vault()
+        try v.put(value("token-value-moved"), name: name("t"))
+        shell("mv '\(v.keyDirectory)' '\(directory)/keys'")
+        let moved = try Vault(directory: directory, keyDirectory: keys)
+        XCTAssertEqual(string(try moved.get(name("t"))), "token-value-moved")
+        XCTAssertFalse(DurableFile.exists(directory + "/keys"))
+        let files = try DurableFile.list(keys)
+        XCTAssertTrue(files.contains("current") && files.contains { $0.hasSuffix(".key") }, "\(files)")
+        var info = stat()
+        let keyFile = keys + "/" + (try XCTUnwrap(files.first { $0.hasSuffix(".key") }))
+        XCTAssertEqual(lstat(keyFile, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o400)
+    }
+
     func testEraseSkipsAbsentNamesAndRefusesTheDeviceID() throws {
         let v = try vault()
         try v.put(value("token-value-1"), name: name("a"))
