@@ -88,7 +88,10 @@ public final class BarcodeReader {
         // little and risk more, so they start with the full scan.
         if shrink == 1 && min(width, height) >= 200 { passes.append(ScanPass([.sparse])) }
         passes.append(.plain)
-        if hasQR { passes.append(ScanPass([.invert])) }
+        // Light-on-dark labels exist for 1D codes too (printed on dark stock, shown on screens):
+        // one pass, whatever the formats (issue #15: an inverted Code 128 was never read when
+        // QR was not requested).
+        passes.append(ScanPass([.invert]))
         passes.append(ScanPass([.pad(10)]))
         passes.append(ScanPass([.sharpen]))
         passes.append(ScanPass([.blur]))
