@@ -23,6 +23,10 @@ public final class ReceivingCapability: AgentCapability {
         let parts = try ReceivingParts.build(configuration: agent.configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
         ReceivingRoutes.register(on: agent.router, dock: parts.dock)
         agent.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
-        return [ReceivingService(parts: parts, feed: feed, logger: agent.logger)]
+        // Camera reads are looked up from the last one recorded before the agent runs: the
+        // cameras start with the group, and a read recorded before this service's first poll
+        // must not be missed (the repeat filter would not report the label again).
+        let after = (try? DockScanWatcher(database: agent.outbox.database).newestID()) ?? 0
+        return [ReceivingService(parts: parts, feed: feed, firstScanAfter: after, logger: agent.logger)]
     }
 }

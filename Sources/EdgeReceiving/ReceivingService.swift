@@ -14,6 +14,8 @@ struct ReceivingService: Service {
 
     let parts: ReceivingParts
     let feed: KioskFeed
+    /// Scan events after this id are looked up (the newest when the capability registered).
+    let firstScanAfter: Int64
     let logger: Logger
 
     func run() async throws {
@@ -23,7 +25,7 @@ struct ReceivingService: Service {
         }
         let dock = parts.dock
         let watcher = DockScanWatcher(database: dock.outbox.database)
-        var lastID = (try? watcher.newestID()) ?? 0
+        var lastID = firstScanAfter
         var tick = 0
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             if let scans = try? watcher.scans(after: lastID) {

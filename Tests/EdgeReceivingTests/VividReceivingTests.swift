@@ -11,7 +11,7 @@ import Foundation
 import Logging
 import XCTest
 
-/// The dock's "done when" on the kernel's vivid driver in the VM (.ci/vivid-vm): a PO label looped
+/// The dock's "done when" on the kernel's vivid driver in the VM (.ci/vivid-vm): a PO code looped
 /// through vivid is read by the agent's dock camera and becomes the kiosk's lookup; a still from
 /// the same camera is the GRN's photo, uploaded once across a dropped connection, and the GRN is
 /// applied once. XCTest (not Swift Testing) so the guest can select the class.
@@ -30,7 +30,8 @@ final class VividReceivingTests: XCTestCase {
              "station": {"name": "vivid-dock", "role": "dock", "state_dir": "\(directory.path)", "vault_backend": "keyfile",
                          "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}}
             """.utf8))
-        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try ImageLoader.load(path: PackageFiles.path("samples/po-code128.png"))))
+        // The PO as a QR code (the sample Code 128 label is wider than vivid's 640x480 loop).
+        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try Self.qrImage(DemoData.openOrder)))
         defer { Vivid.stopLoop(loop) }
         var dependencies = AgentDependencies()
         dependencies.environment = [:]
@@ -46,6 +47,8 @@ final class VividReceivingTests: XCTestCase {
                 return false
             }
         } catch {
+            let events = (try? agent.events.recent(limit: 20)) ?? []
+            FileHandle.standardError.write(Data("VividReceivingTests: \(error); camera \(String(describing: agent.state.current.cameras["dock"])); parts \(agent.state.current.parts); events \(events.map { "\($0.className) \($0.valid) \($0.masked)" }); feed \(String(describing: capability.feed.latest))\n".utf8))
             await agent.shutdown()
             await standin.stop()
             throw error
@@ -77,6 +80,14 @@ final class VividReceivingTests: XCTestCase {
         XCTAssertEqual(Set(decoded.pixels).count > 2, true, "the still shows the label, not a blank frame")
         XCTAssertEqual(standin.backend.applications(ofKey: confirmation.idempotencyKey), 1)
         await standin.stop()
+    }
+
+    /// A QR code from qrencode at 6 pixels a module.
+    static func qrImage(_ text: String) throws -> GrayImage {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vivid-dock-qr-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Command.run(["qrencode", "-s", "6", "-m", "4", "-o", file.path, text])
+        return try ImageLoader.load(path: file.path)
     }
 
     /// A grey image centred on a white 640x480 YUYV frame (video-range luma, neutral chroma).
