@@ -97,7 +97,49 @@ final class ZbarScanner {
             }
             sym = zbar_symbol_next(s)
         }
-        return symbols
+        return Self.attachingAddOns(symbols)
+    }
+
+    /// zbar 0.23 reports an EAN-2/EAN-5 add-on as a symbol of its own beside the EAN-13 (not as
+    /// the ZBAR_COMPOSITE its API describes) when both are enabled. An add-on is attached to the
+    /// EAN-13 whose box it continues: overlapping across the bars, at most half the EAN-13's
+    /// length away along them. An add-on with no such EAN-13 is not a code on its own and is
+    /// dropped (SCN-3 reports add-ons only with their EAN-13).
+    static func attachingAddOns(_ symbols: [ZbarSymbol]) -> [ZbarSymbol] {
+        let isAddOn = { (s: ZbarSymbol) in s.type == ZBAR_EAN2 || s.type == ZBAR_EAN5 }
+        var addOns = symbols.filter(isAddOn)
+        guard !addOns.isEmpty else { return symbols }
+        var out: [ZbarSymbol] = []
+        for var symbol in symbols where !isAddOn(symbol) {
+            if symbol.type == ZBAR_EAN13, symbol.addOn == nil, let box = Box(symbol.points),
+               let index = addOns.firstIndex(where: { Box($0.points).map { box.isContinued(by: $0) } ?? false }) {
+                symbol.addOn = addOns.remove(at: index).data
+            }
+            out.append(symbol)
+        }
+        return out
+    }
+
+    /// An axis-aligned box around a symbol's points, for telling neighbours apart.
+    struct Box {
+        let x0: Int, x1: Int, y0: Int, y1: Int
+
+        init?(_ points: [(x: Int, y: Int)]) {
+            guard let x0 = points.map(\.x).min(), let x1 = points.map(\.x).max(),
+                  let y0 = points.map(\.y).min(), let y1 = points.map(\.y).max() else { return nil }
+            (self.x0, self.x1, self.y0, self.y1) = (x0, x1, y0, y1)
+        }
+
+        /// `other` lies next to this box along its longer side and overlaps it across.
+        func isContinued(by other: Box) -> Bool {
+            let horizontal = x1 - x0 >= y1 - y0
+            if horizontal {
+                let gap = max(other.x0 - x1, x0 - other.x1)
+                return other.y0 <= y1 && y0 <= other.y1 && gap <= (x1 - x0) / 2
+            }
+            let gap = max(other.y0 - y1, y0 - other.y1)
+            return other.x0 <= x1 && x0 <= other.x1 && gap <= (y1 - y0) / 2
+        }
     }
 
     func scan(_ image: GrayImage) throws(ScanError) -> [ZbarSymbol] {
