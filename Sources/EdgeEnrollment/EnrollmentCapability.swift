@@ -41,6 +41,8 @@ public struct EnrollmentCapability: AgentCapability {
                 wake.wake()
             }
         }
+        // Status (AGT-7) names the part and how often it asks; `edge enrollments` lists the rest.
+        agent.state.setPart(name, .running, reason: "Study Start approvals checked every \(Int(settings.statusPollInterval)) s")
         return [StudyStartPoller(enrollments: enrollments, interval: settings.statusPollInterval, wake: wake, transport: transport)]
     }
 }
