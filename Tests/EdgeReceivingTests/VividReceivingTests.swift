@@ -30,8 +30,9 @@ final class VividReceivingTests: XCTestCase {
              "station": {"name": "vivid-dock", "role": "dock", "state_dir": "\(directory.path)", "vault_backend": "keyfile",
                          "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}}
             """.utf8))
-        // The PO as a QR code (the sample Code 128 label is wider than vivid's 640x480 loop).
-        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try Self.qrImage(DemoData.openOrder)))
+        // The PO label as Code 128 from zint (the sample label is wider than vivid's 640x480 loop;
+        // a PO on a QR code is not a valid PO label).
+        let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try Self.code128Image(DemoData.openOrder)))
         defer { Vivid.stopLoop(loop) }
         var dependencies = AgentDependencies()
         dependencies.environment = [:]
@@ -61,8 +62,9 @@ final class VividReceivingTests: XCTestCase {
         defer { parts.transport?.shutdown() }
         standin.faults.add(.drop, pathPrefix: APIPath.grnPhotos, times: 1)
         let still = try PhotoInput.camera(device: node).image()
-        XCTAssertEqual(still.width, 640)
-        XCTAssertEqual(still.height, 480)
+        // The best size vivid offers within the cap (it scales the 640x480 loop up to it).
+        XCTAssertGreaterThan(still.width * still.height, 640 * 480)
+        XCTAssertLessThanOrEqual(still.width * still.height, StillCapture.maxPixels)
         let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [try GRNDraft.parseLine("1=120")]), photos: [still])
         let result = try await GRNDelivery.deliver(confirmation, parts: parts, sync: configuration.sync, router: ChangeRouter(), wait: 0)
         XCTAssertEqual(result.outcome, .applied)
@@ -76,17 +78,18 @@ final class VividReceivingTests: XCTestCase {
         XCTAssertEqual(received.stored, 1)
         XCTAssertEqual(received.duplicates, 1, "the dropped upload was sent again and answered as a duplicate")
         let decoded = try ImageLoader.load(data: received.bytes, name: "vivid.jpg")
-        XCTAssertEqual(decoded.width, 640)
+        XCTAssertEqual(decoded.width, still.width)
+        XCTAssertEqual(decoded.height, still.height)
         XCTAssertEqual(Set(decoded.pixels).count > 2, true, "the still shows the label, not a blank frame")
         XCTAssertEqual(standin.backend.applications(ofKey: confirmation.idempotencyKey), 1)
         await standin.stop()
     }
 
-    /// A QR code from qrencode at 6 pixels a module.
-    static func qrImage(_ text: String) throws -> GrayImage {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vivid-dock-qr-\(UUID().uuidString).png")
+    /// A Code 128 label from zint, 2 pixels a module (334x116 for a PO number).
+    static func code128Image(_ text: String) throws -> GrayImage {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vivid-dock-po-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Command.run(["qrencode", "-s", "6", "-m", "4", "-o", file.path, text])
+        try Command.run(["zint", "-b", "20", "--height=50", "--scale=1", "-o", file.path, "-d", text])
         return try ImageLoader.load(path: file.path)
     }
 
