@@ -4,6 +4,8 @@ struct JSONParseError: Error, Sendable, Equatable {
         case syntax
         case duplicateKey = "duplicate-key"
         case tooDeep = "too-deep"
+        /// A key with a control or format character, or a value with a control (see JSONParser).
+        case controlCharacter = "control-character"
     }
 
     let code: Code

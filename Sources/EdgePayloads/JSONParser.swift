@@ -6,6 +6,15 @@
 /// and on Linux its NSNumber bridging blurs true/1. This parser refuses duplicates, keeps types
 /// exact, rejects lone surrogates, and is depth-limited (callers also pre-scan with
 /// `JSONDepthScanner`, so recursion is bounded twice).
+///
+/// Controls, decided here (issue #16): `"vendor_id\u0000"` is a different Swift key from
+/// `"vendor_id"`, so a card carrying both slipped past the duplicate-key rule while a C consumer
+/// or a log reader sees two `vendor_id`s. No payload class has a key that is not plain text, so a
+/// key holding any control (C0, DEL, C1) or invisible format character (Unicode Cf: bidi
+/// overrides, zero-width space, BOM) is refused, escaped or raw. String values refuse NUL, DEL and
+/// every C0/C1 control except tab, LF and CR (free-text members such as a card's "name" may wrap);
+/// format characters stay allowed in values (emoji sequences need U+200D), and every text output
+/// escapes them (`Output.printable`, `PayloadText.quoted`).
 struct JSONParser {
     private let bytes: [UInt8]
     private let maxDepth: Int
@@ -45,7 +54,15 @@ struct JSONParser {
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""):
+            let offset = index
+            let text = try parseString()
+            if let scalar = text.unicodeScalars.first(where: Self.isRefusedInValue) {
+                throw JSONParseError(code: .controlCharacter,
+                                     message: "a string holds the control character U+\(PayloadText.hex(scalar.value, width: 4)) at byte \(offset)",
+                                     offset: offset)
+            }
+            return .string(text)
         case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try parseLiteral("null"); return .null
@@ -68,6 +85,11 @@ struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyOffset = index
             let key = try parseString()
+            if let scalar = key.unicodeScalars.first(where: Self.isRefusedInKey) {
+                throw JSONParseError(code: .controlCharacter,
+                                     message: "key \(PayloadText.quoted(key)) holds the control or invisible character U+\(PayloadText.hex(scalar.value, width: 4)) at byte \(keyOffset)",
+                                     offset: keyOffset)
+            }
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
@@ -193,6 +215,20 @@ struct JSONParser {
         default:
             throw error("invalid escape")
         }
+    }
+
+    /// Keys: no control (C0, DEL, C1) and no format character (Cf).
+    private static func isRefusedInKey(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || scalar.properties.generalCategory == .format
+    }
+
+    /// Values: no control except tab, LF and CR.
+    private static func isRefusedInValue(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) && scalar != "\t" && scalar != "\n" && scalar != "\r"
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -44,9 +44,11 @@ struct JSONPayloadRecognizer: Sendable {
         }
     }
 
+    /// The vendor keys count as a claim too (as in `JSONCardKind`): a card refused for a control
+    /// character in a key or value (`"vendor_id\u0000"`) is a bad vendor card, not `unknown`.
     private func brokenCard(_ text: String, _ error: JSONParseError) -> Classification? {
         let lower = text.lowercased()
-        if lower.contains("\"vendor\"") {
+        if lower.contains("\"vendor\"") || lower.contains("\"vendor_id") || lower.contains("\"tenant_id") {
             return .invalid(.vendor, "the vendor card is not valid JSON: \(error.message)")
         }
         if lower.contains("\"link\"") {

@@ -8,7 +8,8 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try parse(#" {"a": [1, -2.5e3, true, false, null, "x\n\u00e9\ud83d\ude00"]} "#),
                        .object(["a": .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null,
                                              .string("x\né😀")])]))
-        XCTAssertEqual(try parse("\"\\\"\\\\\\/\\b\\f\\r\\t\""), .string("\"\\/\u{8}\u{C}\r\t"))
+        // \b and \f decode to controls, which values refuse (testRefusesControlCharactersInValues).
+        XCTAssertEqual(try parse("\"\\\"\\\\\\/\\r\\t\""), .string("\"\\/\r\t"))
         XCTAssertEqual(try parse("{}"), .object([:]))
         XCTAssertEqual(try parse("[]"), .array([]))
     }
@@ -18,6 +19,30 @@ final class JSONParserTests: XCTestCase {
                      "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\u{1}\"", "'a'", "NaN"] {
             XCTAssertThrowsError(try parse(text), text)
         }
+    }
+
+    /// Issue #16: keys refuse controls and format characters (bidi, zero-width, BOM), escaped or
+    /// raw; values refuse NUL and controls other than tab/LF/CR but keep format characters.
+    func testRefusesControlAndFormatCharactersInKeys() {
+        for text in [#"{"a\u0000":1}"#, #"{"a\n":1}"#, #"{"a\u007f":1}"#, "{\"a\u{85}\":1}",
+                     #"{"a\u202e":1}"#, "{\"a\u{202E}\":1}", #"{"\u2066a":1}"#, #"{"a\u200b":1}"#, #"{"a\ufeff":1}"#,
+                     #"{"a\u061c":1}"#, #"{"a\u200e":1}"#] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                XCTAssertEqual((error as? JSONParseError)?.code, .controlCharacter, text)
+            }
+        }
+        XCTAssertEqual(try parse(#"{"é_ü":1}"#), .object(["é_ü": .number("1")]))
+    }
+
+    func testRefusesControlCharactersInValues() {
+        for text in [#""a\u0000b""#, "\"a\u{7F}\"", #""\u001b[2J""#, #""\u0085""#, #"["\b"]"#, #"{"k":"\f"}"#] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                XCTAssertEqual((error as? JSONParseError)?.code, .controlCharacter, text)
+            }
+        }
+        XCTAssertEqual(try parse(#""a\tb\nc\r""#), .string("a\tb\nc\r"))
+        // Emoji sequences need the zero-width joiner (a format character): values keep it.
+        XCTAssertEqual(try parse(#""👩\u200d💻""#), .string("👩\u{200D}💻"))
     }
 
     func testRefusesDuplicateKeys() {
