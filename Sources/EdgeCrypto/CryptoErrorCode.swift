@@ -17,4 +17,7 @@ public enum CryptoErrorCode: String, Sendable, Hashable {
     /// OpenSSL returned an error (`context["openssl"]` has its error string), or libcrypto could
     /// not be loaded (`context["function"]` is dlopen or dlsym, `context["dlerror"]` the reason).
     case libraryFailure
+    /// A system call of the secret-hygiene seam failed (`DumpProtection`: prctl, madvise);
+    /// `context["call"]` names it, `context["errno"]` the error.
+    case systemFailure
 }

@@ -58,7 +58,7 @@ public final class RSAPrivateKey: @unchecked Sendable, CustomStringConvertible {
     /// file holds it (PEM_write_bio_PrivateKey).
     public func pkcs8PEM() throws(CryptoError) -> SecureBytes {
         var bytes = try pem("PEM_write_bio_PrivateKey", secret: true) { bio in ssl.pemWritePrivateKey(bio, key, nil, nil, 0, nil, nil) }
-        defer { for index in bytes.indices { bytes[index] = 0 } }
+        defer { SecureWipe.wipe(&bytes) }
         return SecureBytes(bytes)
     }
 

@@ -1,5 +1,6 @@
-/// Bytes that hold secrets (keys, plaintext). The heap storage is wiped with explicit_bzero
-/// when the last copy goes away (VLT-7); printing, `dump` and string interpolation show only
+/// Bytes that hold secrets (keys, plaintext). The storage (pages of its own, marked
+/// MADV_DONTDUMP so no core file holds them, see `SecureBytesStorage`) is wiped with
+/// explicit_bzero when the last copy goes away (VLT-7); printing, `dump` and string interpolation show only
 /// the byte count. Value semantics with copy-on-write; `==` is constant-time.
 ///
 /// Not locked in RAM (no mlock): a page may still reach swap. What this type guarantees is that
@@ -18,6 +19,11 @@ public struct SecureBytes: Sendable {
     }
 
     public var count: Int { storage.count }
+
+    /// Where the bytes live and whether MADV_DONTDUMP took effect: tests check the mapping's
+    /// flags in `/proc/self/smaps` rather than trusting this.
+    var storageAddress: UInt { storage.address }
+    var isExcludedFromDumps: Bool { storage.excludedFromDumps }
 
     /// Read access. Do not let the pointer escape `body`; copying the bytes out makes a copy
     /// this type no longer wipes.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeCrypto
 
 /// `edge`: the scanning-station agent's command line. One file per subcommand.
 @main
@@ -24,7 +25,27 @@ struct EdgeCommand: ParsableCommand {
                 ScanCommand.exit(withError: error)
             }
         } else {
+            if let command = arguments.first, secretHolding.contains(command) { closeCoreDumps() }
             main(arguments)
+        }
+    }
+
+    /// Decision (issue #16): the commands that open the vault or hold a token (`run`, `vault`,
+    /// `enroll`, `enrollments`, `push`, `sync`, `receive`, `lookup`) make the process non-dumpable (PR_SET_DUMPABLE
+    /// 0) here, once, before parsing: no core file, no ptrace or /proc/<pid>/mem reader of the
+    /// same user, for the process's whole life. Here rather than where a Vault is opened because
+    /// secrets also arrive on stdin and from the backend before or without a vault, and one place
+    /// cannot be missed by a new subcommand of these. `scan`, `status`, `cameras` and `device-id`
+    /// hold no secret and stay debuggable. A failure stops the command: better no secret-holding
+    /// process than one that may dump.
+    static let secretHolding: Set<String> = ["run", "vault", "enroll", "enrollments", "push", "sync", "receive", "lookup"]
+
+    private static func closeCoreDumps() {
+        do {
+            try DumpProtection.disableForProcess()
+        } catch {
+            Output.stderr("edge: \(error.message)")
+            exit(withError: ExitCode(1))
         }
     }
 }

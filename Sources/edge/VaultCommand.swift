@@ -146,7 +146,7 @@ struct VaultCommand: ParsableCommand {
             var bytes = try StandardInput.readAll(max: Vault.maxSecretBytes + 1)
             if !raw, bytes.last == 0x0A { bytes.removeLast() }
             let value = SecureBytes(bytes)
-            for i in bytes.indices { bytes[i] = 0 }
+            SecureWipe.wipe(&bytes)
             try VaultCommand.run { () throws(VaultError) in try vault.put(value, name: SecretName(name)) }
         }
     }
