@@ -1,4 +1,5 @@
 import Foundation
+import EdgeTestSupport
 import XCTest
 
 /// Runs the built `edge` executable as a child process, the way operators and scripts do.
@@ -23,7 +24,8 @@ struct EdgeProcess {
         }
         let fallback = packageRoot.appendingPathComponent(".build/debug/edge")
         guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
-            throw XCTSkip("edge executable not found next to the tests")
+            // A failure, not a skip (issue #16): without the executable no command test ran.
+            throw SetupFailure("edge executable not found next to the tests (\(fallback.path)); run swift build --build-tests")
         }
         return fallback
     }

@@ -108,7 +108,10 @@ final class RunCommandTests: XCTestCase {
 
     /// AGT-8 (the SYN-12 proof extended to the agent): `edge run` is SIGKILLed at random moments
     /// while its camera records events and the stand-in injects faults; restarted and killed
-    /// again. Then one drain with the faults off: every committed event applied exactly once.
+    /// again. Then one drain with the faults off: every committed event applied exactly once,
+    /// counted from the station's side (its scan_events rows marked for sync) against the
+    /// stand-in's applied keys. `EDGE_AGENT_CRASH_CYCLES` sets the cycles (default 12; `.ci/test`
+    /// runs 200 under CI).
     func testKilledAgentLosesNoCommittedEventAndSendsNoneTwice() async throws {
         let cycles = Int(ProcessInfo.processInfo.environment["EDGE_AGENT_CRASH_CYCLES"] ?? "") ?? 12
         let token = "agent-crash-\(UUID().uuidString)"

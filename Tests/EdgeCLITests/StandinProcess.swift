@@ -2,11 +2,17 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import EdgeTestSupport
 import XCTest
 
 /// The stand-in backend (`edge-standin`) as a child process on 127.0.0.1, with its control API
 /// on, for tests that need the server to outlive the agent processes they kill.
+///
+/// Decision (issue #16): a stand-in that is not built, does not come up or refuses a control call
+/// fails the test (a thrown `SetupFailure`), never skips it: a skip here silently dropped the crash
+/// proofs and the command tests from CI.
 final class StandinProcess {
+
     let process = Process()
     let port: Int
     let scheme: String
@@ -15,7 +21,7 @@ final class StandinProcess {
     init(token: String, extraArguments: [String] = []) throws {
         let executable = try EdgeProcess.executable().deletingLastPathComponent().appendingPathComponent("edge-standin")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw XCTSkip("edge-standin not built next to the tests")
+            throw SetupFailure("edge-standin is not built next to the tests (\(executable.path)); run swift build --build-tests")
         }
         process.executableURL = executable
         process.arguments = ["--port", "0", "--token", token, "--control"] + extraArguments
@@ -38,7 +44,7 @@ final class StandinProcess {
         }
         guard let found else {
             process.terminate()
-            throw XCTSkip("edge-standin did not report its port: \(seen)")
+            throw SetupFailure("edge-standin did not report its port: \(seen)")
         }
         port = found
         scheme = extraArguments.contains("--tls-cert") ? "https" : "http"
@@ -72,7 +78,7 @@ final class StandinProcess {
         if let error = result.2 { throw error }
         let status = (result.1 as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            throw XCTSkip("stand-in control \(method) \(path) answered \(status)")
+            throw SetupFailure("stand-in control \(method) \(path) answered \(status)")
         }
         return result.0 ?? Data()
     }

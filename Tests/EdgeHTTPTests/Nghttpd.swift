@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// Debian's `nghttpd` (nghttp2-server) serving a temporary document root over TLS with the test
-/// certificate on 127.0.0.1 only: a real HTTP/2 server. Missing nghttpd makes the test skip
-/// (`.ci/install-deps` installs it, so CI always runs it).
+/// certificate on 127.0.0.1 only: a real HTTP/2 server. Missing nghttpd fails the test
+/// (`.ci/install-deps` installs it; a skip would let CI pass without HTTP/2 tested).
 final class Nghttpd {
     let port: Int
     let documentRoot: URL
@@ -12,7 +12,7 @@ final class Nghttpd {
 
     init(certificates: TestCertificates) throws {
         guard Command.exists("nghttpd") else {
-            throw XCTSkip("nghttpd is not installed (Debian: apt-get install nghttp2-server); HTTP/2 is not tested")
+            throw SetupFailure("nghttpd is not installed (Debian: apt-get install nghttp2-server; .ci/install-deps installs it)")
         }
         documentRoot = certificates.directory.appendingPathComponent("htdocs")
         try FileManager.default.createDirectory(at: documentRoot, withIntermediateDirectories: true)
