@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -7,7 +8,13 @@ import XCTest
 /// drains the rest, and the server's effects must equal what was enqueued: every committed
 /// idempotency key applied exactly once, none missing, nothing stuck, the database intact.
 ///
-/// `EDGE_CRASH_CYCLES` raises the cycle count for runs by hand (CI: 50).
+/// Exactly-once is checked from both sides (issue #16): after every cycle, each entry the station
+/// no longer holds (the sender deletes an entry only on a confirmed answer) must be applied on the
+/// stand-in; at the end, the station's gapless sequence counter says how many entries were ever
+/// committed, and the stand-in must have applied exactly those sequences, once each.
+///
+/// `EDGE_CRASH_CYCLES` sets the cycle count (default 50 for a newcomer's run; `.ci/test` runs 200
+/// under CI).
 final class SyncCrashTests: XCTestCase {
     func testKilledSendersAndEnqueuersLoseNothingAndApplyNothingTwice() throws {
         let cycles = Int(ProcessInfo.processInfo.environment["EDGE_CRASH_CYCLES"] ?? "") ?? 50
@@ -45,6 +52,8 @@ final class SyncCrashTests: XCTestCase {
         }
 
         var committed: Set<String> = []
+        // Every key the station was ever seen holding (outbox snapshots) or printed as committed.
+        var seen: Set<String> = []
         var attempted = 0, killedSenders = 0, killedEnqueuers = 0
         for cycle in 0..<cycles {
             // Mostly the manual drain (it makes every entry due, so each cycle sends), sometimes
@@ -77,6 +86,18 @@ final class SyncCrashTests: XCTestCase {
                 killedSenders += 1
             }
             sender.waitUntilExit()
+
+            // The station's side, with every process stopped: what left its queue was confirmed
+            // to the sender, so the stand-in must have applied it by now.
+            let station = try Self.stationQueues(database)
+            seen.formUnion(station.queued)
+            seen.formUnion(committed)
+            let confirmed = seen.subtracting(station.queued).subtracting(station.deadLettered).subtracting(station.conflicted)
+            let appliedNow = Set(try Self.appliedPushes(standin).filter { $0.value >= 1 }.keys)
+            let lost = confirmed.subtracting(appliedNow)
+            XCTAssertTrue(lost.isEmpty, "cycle \(cycle), seed \(seed): \(lost.count) entries left the station's queue but were never applied")
+            XCTAssertTrue(station.deadLettered.isEmpty && station.conflicted.isEmpty, "cycle \(cycle), seed \(seed): \(station)")
+            if !lost.isEmpty { break }
         }
 
         // Faults off; drain what is left (a manual run sends everything now).
@@ -119,7 +140,46 @@ final class SyncCrashTests: XCTestCase {
         // Enqueues killed after their commit but before printing are applied too; nothing else is.
         XCTAssertLessThanOrEqual(appliedKeys.count, attempted)
         XCTAssertGreaterThan(committed.count, attempted / 2)
+
+        // The station's count of what it ever committed: the sequence counter is gapless (taken
+        // in the enqueue's own transaction), so sequences 1...n are exactly the committed entries,
+        // including enqueues killed after their commit. Each applied once, none missing, no other.
+        let nextSequence = try XCTUnwrap(Int(try Command.shell("sqlite3 '\(database)' 'SELECT next_value FROM sequence_counter'")))
+        let appliedSequences = records.compactMap { ($0["sequence"] as? NSNumber)?.intValue }
+        XCTAssertEqual(appliedSequences.count, records.count, "an applied push without a sequence")
+        XCTAssertEqual(appliedSequences.sorted(), Array(1..<nextSequence),
+                       "seed \(seed): the station committed \(nextSequence - 1) entries; the stand-in applied \(appliedSequences.count)")
+        XCTAssertTrue(seen.isSubset(of: appliedKeys), "seed \(seed): keys the station held were never applied")
         print("crash proof: \(cycles) cycles, \(attempted) enqueues (\(killedEnqueuers) killed, \(committed.count) confirmed), "
               + "\(killedSenders) senders killed, \(appliedKeys.count) applied once each, seed \(seed)")
+    }
+
+    /// The keys in the station's outbox, dead letters and conflicts (sqlite3, the database
+    /// quiescent: every edge process of the cycle has exited).
+    private static func stationQueues(_ database: String) throws -> (queued: Set<String>, deadLettered: Set<String>, conflicted: Set<String>) {
+        let rows = try Command.shell("""
+            sqlite3 '\(database)' "SELECT 'q|' || idempotency_key FROM outbox UNION ALL SELECT 'd|' || idempotency_key FROM dead_letters \
+            UNION ALL SELECT 'c|' || idempotency_key FROM conflicts"
+            """)
+        var queues: (queued: Set<String>, deadLettered: Set<String>, conflicted: Set<String>) = ([], [], [])
+        for row in rows.split(separator: "\n") {
+            let key = String(row.dropFirst(2))
+            switch row.first {
+            case "q": queues.queued.insert(key)
+            case "d": queues.deadLettered.insert(key)
+            default: queues.conflicted.insert(key)
+            }
+        }
+        return queues
+    }
+
+    /// The stand-in's applied sync pushes: key -> applications.
+    private static func appliedPushes(_ standin: StandinProcess) throws -> [String: Int] {
+        let applied = try XCTUnwrap(try JSONSerialization.jsonObject(with: standin.control("GET", "/_standin/applied")) as? [[String: Any]])
+        var out: [String: Int] = [:]
+        for record in applied where (record["path"] as? String) == "/api/sync/push" {
+            if let key = record["idempotency_key"] as? String { out[key] = record["applications"] as? Int ?? 0 }
+        }
+        return out
     }
 }
