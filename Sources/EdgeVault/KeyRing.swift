@@ -100,7 +100,10 @@ struct KeyRing {
             let context = try tpm()
             do { parts += try context.unseal(blob) } catch { throw VaultError(from: error) }
         }
-        return SecureBytes(parts)
+        // The key material lives on only in the SecureBytes (its own non-dumpable pages).
+        let material = SecureBytes(parts)
+        SecureWipe.wipe(&parts)
+        return material
     }
 
     /// VLT-1 refusals: only a regular, single-linked, owner-only, owner-owned file of the right

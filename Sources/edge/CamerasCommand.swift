@@ -33,14 +33,14 @@ struct CamerasCommand: ParsableCommand {
                 listed += 1
                 let controlList = controls ? (try? listControls(info.node)) ?? [] : nil
                 if json {
-                    Output.stdout(Self.encode(CameraListing(info, controls: controlList)))
+                    Output.stdout(Output.json(CameraListing(info, controls: controlList)))
                 } else {
                     printReadable(info, controls: controlList)
                 }
             case .failure(let error):
                 let node = error.context["path"] ?? "?"
                 if json {
-                    Output.stdout(Self.encode(["node": node, "error": error.message]))
+                    Output.stdout(Output.json(["node": node, "error": error.message]))
                 } else {
                     Output.stderr("edge: \(Output.printable(error.message))")
                 }
@@ -71,12 +71,5 @@ struct CamerasCommand: ParsableCommand {
         for control in controls ?? [] {
             Output.stdout("  control \(control.name) \(control.minimum)..\(control.maximum) default \(control.defaultValue)")
         }
-    }
-
-    private static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 }

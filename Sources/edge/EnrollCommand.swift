@@ -68,7 +68,7 @@ struct EnrollOptions: ParsableArguments {
 
     func print(_ enrollment: Enrollment) {
         if json {
-            Output.stdout(EnrollmentDocument.json(EnrollmentDocument(enrollment)))
+            Output.stdout(Output.json(EnrollmentDocument(enrollment)))
         } else {
             EnrollmentDocument(enrollment).printText()
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeCapture
+import EdgeCrypto
 import EdgeEnrollment
 import EdgePayloads
 
@@ -64,7 +65,8 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
     /// The argument, or with `-` the first line of stdin (bounded: a code is 12 characters typed).
     private func typedCode() throws -> String {
         guard code == "-" else { return code ?? "" }
-        let bytes = try StandardInput.readAll(max: 257)
+        var bytes = try StandardInput.readAll(max: 257)
+        defer { SecureWipe.wipe(&bytes) }
         return String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
     }
 

@@ -57,12 +57,6 @@ struct EnrollmentDocument: Encodable {
         case updatedAt = "updated_at"
     }
 
-    static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
     /// What the coordinator reads; server-supplied text is escaped (control and format characters).
     func printText() {
         Output.stdout("enrollment \(id): \(state)  code \(maskedCode)  sponsor \(Output.printable(sponsorID))")

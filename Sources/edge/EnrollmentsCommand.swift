@@ -22,7 +22,7 @@ struct EnrollmentsCommand: ParsableCommand {
             throw EnrollCommand.fail(error)
         }
         if options.json {
-            Output.stdout(EnrollmentDocument.json(EnrollmentDocument.List(enrollments: all.map(EnrollmentDocument.init))))
+            Output.stdout(Output.json(EnrollmentDocument.List(enrollments: all.map(EnrollmentDocument.init))))
             return
         }
         if all.isEmpty { Output.stdout("no enrollments on this station; `edge enroll CODE` links one") }

@@ -73,7 +73,7 @@ struct LookupCommand: BridgedAsyncCommand {
             throw ExitCode(ReceivingSession.exitStatus(error.code, fallback: 5, offline: 5))
         }
         if json {
-            Output.stdout(ReceivingSession.json(document))
+            Output.stdout(Output.json(document))
         } else {
             for line in document.text { Output.stdout(Output.printable(line)) }
         }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 
 /// Writing lines to stdout/stderr, with terminal-safe text for humans.
@@ -8,6 +9,19 @@ enum Output {
     static func stdout(_ line: String) { write(line + "\n", to: STDOUT_FILENO) }
 
     static func stderr(_ line: String) { write(line + "\n", to: STDERR_FILENO) }
+
+    /// One JSON document on one line, as every `--json` output prints it: sorted keys, slashes
+    /// unescaped, so the output is stable for scripts and diffs.
+    static func json(_ value: some Encodable) -> String {
+        guard let data = try? jsonEncoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static let jsonEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// Raw bytes to stdout (secret values: no newline added, nothing transformed).
     static func stdoutBytes(_ bytes: UnsafeRawBufferPointer) { write(bytes, to: STDOUT_FILENO) }

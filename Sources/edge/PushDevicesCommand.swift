@@ -45,7 +45,7 @@ struct PushDevicesCommand: ParsableCommand {
         }
         let devices = try PushOptions.run { () throws(PushError) in try store.activeDevices(for: user) }
         if json {
-            Output.stdout(PushStatusDocument.json(devices.map { DeviceDocument(token: Self.short($0.token), platform: $0.platform.rawValue,
+            Output.stdout(Output.json(devices.map { DeviceDocument(token: Self.short($0.token), platform: $0.platform.rawValue,
                                                                                 registeredAt: PushStatusDocument.time($0.registeredAt)) }))
         } else if !(add != nil || retire) {
             if devices.isEmpty { Output.stdout("\(Output.printable(user)) has no active device") }

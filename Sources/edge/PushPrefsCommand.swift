@@ -54,7 +54,7 @@ struct PushPrefsCommand: ParsableCommand {
         }
         let zoneName = preferences.timeZone ?? store.stationZone
         if json {
-            Output.stdout(PushStatusDocument.json(PreferencesDocument(preferences, stationZone: store.stationZone)))
+            Output.stdout(Output.json(PreferencesDocument(preferences, stationZone: store.stationZone)))
         } else {
             Output.stdout("user \(Output.printable(user)): push \(preferences.pushEnabled ? "on" : "off"), zone \(zoneName)\(preferences.timeZone == nil ? " (the station's)" : "")")
             Output.stdout("quiet hours \(preferences.quietHours.start)-\(preferences.quietHours.end); bypassed by URGENT and \(Self.list(preferences.overrideTypes))")

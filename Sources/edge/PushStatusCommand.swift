@@ -20,7 +20,7 @@ struct PushStatusCommand: ParsableCommand {
         let document = PushStatusDocument(database: store.database.path, stationZone: store.stationZone, configured: file.push != nil,
                                           overview: overview)
         if json {
-            Output.stdout(PushStatusDocument.json(document))
+            Output.stdout(Output.json(document))
             return
         }
         Output.stdout("push database \(document.database), station zone \(document.stationZone)"

@@ -44,10 +44,4 @@ struct PushStatusDocument: Encodable {
         LocalTimestamp.string(epochSeconds: Double(seconds))
     }
 
-    /// Sorted keys, slashes unescaped: stable output for scripts and diffs.
-    static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-    }
 }

@@ -101,7 +101,7 @@ struct ReceiveCommand: BridgedAsyncCommand {
 
     private func print<T: Encodable>(_ document: T, lines: [String]) {
         if json {
-            Output.stdout(ReceivingSession.json(document))
+            Output.stdout(Output.json(document))
         } else {
             for line in lines { Output.stdout(Output.printable(line)) }
         }

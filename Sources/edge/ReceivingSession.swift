@@ -42,12 +42,6 @@ struct ReceivingSession {
 
     func close() { parts.transport?.shutdown() }
 
-    static func json<T: Encodable>(_ document: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
     /// The exit statuses of `edge receive` and `edge lookup` (their --help lists them).
     static func exitStatus(_ code: ReceivingErrorCode, fallback: Int32, offline: Int32 = 3) -> Int32 {
         switch code {

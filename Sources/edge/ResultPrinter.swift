@@ -4,15 +4,9 @@ import FoundationEssentials
 struct ResultPrinter {
     let json: Bool
 
-    private static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-
     func print(_ record: ScanRecord) {
         if json {
-            Output.stdout(Self.encode(record))
+            Output.stdout(Output.json(record))
         } else {
             var line = "\(Output.printable(record.file)): \(record.symbology) \"\(Output.printable(record.text))\" \(record.payloadClass)"
             if let addOn = record.addOn { line += " (add-on \(addOn))" }
@@ -24,7 +18,7 @@ struct ResultPrinter {
 
     func printError(file: String, message: String) {
         if json {
-            Output.stdout(Self.encode(["file": file, "error": message]))
+            Output.stdout(Output.json(["file": file, "error": message]))
         } else {
             Output.stderr("edge: \(Output.printable(message))")
         }
@@ -34,10 +28,5 @@ struct ResultPrinter {
     /// stderr in both modes, and the exit status says it too.
     func printNoCode(file: String) {
         Output.stderr("\(Output.printable(file)): no code found")
-    }
-
-    private static func encode<T: Encodable>(_ value: T) -> String {
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 }

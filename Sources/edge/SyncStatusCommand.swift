@@ -42,9 +42,7 @@ struct SyncStatusCommand: ParsableCommand {
         let document = SyncStatusDocument(database: outbox.database.path, status: status, deadLetters: deadLetters,
                                           conflicts: conflicts, appVersion: EdgeVersion.current, now: now)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Output.stdout(String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self))
+            Output.stdout(Output.json(document))
         } else {
             printText(document, status: status, now: now)
         }

@@ -99,9 +99,7 @@ struct VaultCommand: ParsableCommand {
                 let doc = StatusDocument(directory: vault.directory, keyDirectory: vault.keyDirectory, backend: vault.backend.description, backendReason: vault.backendReason,
                                          currentKeyID: keys.first?.id ?? "",
                                          keys: keys.map { ["id": $0.id, "backend": $0.backend.description] }, secrets: secrets)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                Output.stdout(String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self))
+                Output.stdout(Output.json(doc))
             } else {
                 Output.stdout("vault \(vault.directory) (keys in \(vault.keyDirectory)): backend \(vault.backend) (\(vault.backendReason))")
                 if let current = keys.first {
