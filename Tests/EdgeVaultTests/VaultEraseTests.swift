@@ -5,24 +5,9 @@ import XCTest
 
 /// Crypto-erase of named secrets (VLT-6, ENR-10) and where the keys live, with the key file
 /// backend (the TPM backends: VaultTPMEraseTests).
-final class VaultEraseTests: XCTestCase {
-    private var root = ""
-
-    override func setUpWithError() throws {
-        var template = Array("/tmp/edge-vault-erase-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        root = String(cString: try XCTUnwrap(made))
-    }
-
-    override func tearDownWithError() throws {
-        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
-    }
-
+final class VaultEraseTests: VaultTestCase {
     private var directory: String { root + "/vault" }
     private func vault() throws -> Vault { try Vault(directory: directory) }
-    private func name(_ s: String) throws -> SecretName { try SecretName(s) }
-    private func value(_ s: String) -> SecureBytes { SecureBytes(Array(s.utf8)) }
-    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
     private func shell(_ script: String) { XCTAssertEqual(system(script), 0, script) }
 
     private func expect(_ code: VaultErrorCode, _ body: () throws -> SecureBytes, naming secret: String, _ why: String,

@@ -7,24 +7,9 @@ import XCTest
 /// Issue #16 item 2, in one process: non-regular files are refused or removed without blocking,
 /// the key directory gets the same checks on read as on write, an interrupted rotation resumes.
 /// (Several processes and the unprivileged owner: Tests/EdgeCLITests/VaultConcurrencyTests.)
-final class VaultHardeningTests: XCTestCase {
-    private var root = ""
-
-    override func setUpWithError() throws {
-        var template = Array("/tmp/edge-vault-hardening-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        root = String(cString: try XCTUnwrap(made))
-    }
-
-    override func tearDownWithError() throws {
-        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
-    }
-
+final class VaultHardeningTests: VaultTestCase {
     private var directory: String { root + "/vault" }
     private func vault() throws -> Vault { try Vault(directory: directory) }
-    private func name(_ s: String) throws -> SecretName { try SecretName(s) }
-    private func value(_ s: String) -> SecureBytes { SecureBytes(Array(s.utf8)) }
-    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
     private func code(_ body: () throws -> Void) -> VaultErrorCode? {
         do { try body(); return nil } catch { return (error as? VaultError)?.code }
     }

@@ -7,24 +7,7 @@ import XCTest
 /// Crypto-erase with the TPM backends against a real software TPM (swtpm, started per test;
 /// missing swtpm fails the test): the sealed blob of every older generation is destroyed, so a
 /// restored copy of the vault directory opens nothing it held, while this TPM is still there.
-final class VaultTPMEraseTests: XCTestCase {
-    private var root = ""
-    private var tpm: Swtpm!
-
-    override func setUpWithError() throws {
-        setenv("TSS2_LOG", "all+NONE", 1)
-        var template = Array("/tmp/edge-vault-tpm-erase-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        root = String(cString: try XCTUnwrap(made))
-        tpm = try Swtpm()
-    }
-
-    override func tearDownWithError() throws {
-        tpm = nil
-        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
-    }
-
-    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
+final class VaultTPMEraseTests: VaultTPMTestCase {
 
     private func eraseThenRestore(_ choice: VaultBackendChoice, expecting backend: VaultBackend) throws {
         let directory = root + "/" + choice.rawValue

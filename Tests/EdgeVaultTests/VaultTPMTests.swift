@@ -6,29 +6,11 @@ import Glibc
 import XCTest
 
 /// The tpm2 and keyfile+tpm2 backends against a real software TPM (swtpm, started per test).
-final class VaultTPMTests: XCTestCase {
-    private var root = ""
-    private var tpm: Swtpm!
-
-    override func setUpWithError() throws {
-        setenv("TSS2_LOG", "all+NONE", 1)
-        var template = Array("/tmp/edge-vault-tpm-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        root = String(cString: try XCTUnwrap(made))
-        tpm = try Swtpm()
-    }
-
-    override func tearDownWithError() throws {
-        tpm = nil
-        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
-    }
-
+final class VaultTPMTests: VaultTPMTestCase {
     private func vault(_ backend: VaultBackendChoice, tcti: String? = nil, pcrs: [Int] = [], sub: String = "v") throws -> Vault {
         try Vault(directory: root + "/" + sub, backend: backend, tcti: tcti ?? tpm.tcti, pcrs: pcrs)
     }
 
-    private func value(_ s: String) -> SecureBytes { SecureBytes(Array(s.utf8)) }
-    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
     private func code(_ body: () throws -> Void) -> VaultErrorCode? {
         do { try body(); return nil } catch { return (error as? VaultError)?.code }
     }

@@ -4,23 +4,8 @@ import EdgeTPM
 import Glibc
 import XCTest
 
-final class VaultTests: XCTestCase {
-    private var root = ""
-
-    override func setUpWithError() throws {
-        var template = Array("/tmp/edge-vault-tests-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        root = String(cString: try XCTUnwrap(made))
-    }
-
-    override func tearDownWithError() throws {
-        _ = system("chmod -R u+rwX '\(root)' 2>/dev/null; rm -rf '\(root)'")
-    }
-
+final class VaultTests: VaultTestCase {
     private func vault(_ sub: String = "v") throws -> Vault { try Vault(directory: root + "/" + sub) }
-    private func name(_ s: String) throws -> SecretName { try SecretName(s) }
-    private func value(_ s: String) -> SecureBytes { SecureBytes(Array(s.utf8)) }
-    private func string(_ b: SecureBytes) -> String { String(decoding: b.withUnsafeBytes { Array($0) }, as: UTF8.self) }
     private func mode(_ path: String) -> mode_t { var st = stat(); _ = lstat(path, &st); return st.st_mode & 0o777 }
 
     func testPutGetAcrossInstances() throws {
