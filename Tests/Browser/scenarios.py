@@ -1,0 +1,692 @@
+"""The kiosk's end-to-end scenarios (issue #14, kiosk.md UI-2..UI-8), each against its own
+stand-in and station so that one scenario's orders, attempts and faults never reach another.
+
+Element ids, texts and API paths follow the design contract (/tmp/kiosk/design.md in the
+session that wrote them; the ids are listed in Tests/Browser/README.md).
+"""
+
+from http import server as http_server
+import json
+import os
+import re
+import signal
+import threading
+
+from playwright.sync_api import expect
+
+from harness import SAMPLES, TENANT, Failure, http, http_json, wait_until
+
+OPEN_PO = "PO-2026-00042"      # DemoData.openOrder: open, three lines (120 EA, 50 EA, 250.5 m)
+PARTIAL_PO = "PO-2026-00043"   # DemoData.partialOrder
+RECEIVED_PO = "PO-2026-00077"  # DemoData.receivedOrder: a GRN for it is a 409 conflict
+MATERIAL = "MAT-ST-4471"
+PRODUCT = "4006381333931"
+VENDOR_QR = json.dumps({"type": "VENDOR", "vendor_id": "3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f", "tenant_id": TENANT},
+                       separators=(",", ":"))
+LINKING_CODE = "AB7KXM4PQR"       # DemoData.linkingCode: Study Start required (enr-ab-0001)
+REENROLL_CODE = "AB9TRW7KXM"      # same patient, approval holds
+OTHER_SPONSOR_CODE = "CD3HJ6K8W9"
+EXPIRED_CODE = "AB4HXPQR7K"
+
+ENR3_LOOKALIKE = "Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes."
+ENR3_UNKNOWN = "This linking code is not recognized. Please verify you have the correct code and try again."
+ENR5_INVALID = "Invalid linking code. Please check the code and try again, or contact your study coordinator for a new code."
+ENR5_SERVER = "Server error. Please try again later or contact your study coordinator."
+ENR5_OFFLINE = "No internet connection. Please check your connection and try again."
+ENR5_TIMEOUT = "Connection timed out. Please try again."
+ENR7 = "Too many attempts. Please wait 5 minutes before trying again."
+
+CSP = {"default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob:", "connect-src 'self'",
+       "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"}
+
+GRN_PATH = "/api/grn/confirm"
+LINK_PATH = "/api/enrollment/link"
+
+
+def dashed(code):
+    return f"{code[:2]}-{code[2:5]}-{code[5:]}"
+
+
+# ---------------------------------------------------------------- helpers on a page
+
+def wedge_scan(page, text):
+    """A USB scanner in the scan field: the characters fast, then Enter."""
+    field = page.locator("#scan-input")
+    field.fill("")
+    field.press_sequentially(text, delay=5)
+    field.press("Enter")
+
+
+def tab_to(page, selector, limit=80):
+    """Presses Tab until the focused element matches `selector`; fails when it is not reachable."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    focused = page.evaluate("() => document.activeElement ? document.activeElement.outerHTML.slice(0, 300) : null")
+    raise Failure(f"{selector} is not reachable with Tab ({limit} presses; focus ended on {focused})")
+
+
+def text_of(page, selector):
+    locator = page.locator(selector)
+    return locator.first.inner_text() if locator.count() else None
+
+
+def no_code_anywhere(t, page, codes):
+    """UI-3/UI-7: a linking code, in any spelling, is never in the page's URL, its HTML or a request URL."""
+    html = page.content()
+    for code in codes:
+        for form in {code, dashed(code), code.lower(), dashed(code).lower()}:
+            if form in page.url:
+                raise Failure(f"the linking code {code[:2]}... is in the URL {page.url}")
+            if form in html:
+                raise Failure(f"the linking code {code[:2]}... is in the page's HTML")
+            for url in t.request_urls(page):
+                if form in url:
+                    raise Failure(f"the linking code {code[:2]}... is in a request URL: {url}")
+
+
+def read_cooldown(text):
+    match = re.search(r"(\d+):(\d\d)", text or "")
+    if not match:
+        raise Failure(f"#cooldown shows no m:ss countdown: {text!r}")
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+# ---------------------------------------------------------------- receiving dock
+
+def dock_flow(t):
+    """UI-2: the PO label read by the replay camera opens the order (and a wedge scan opens it
+    again); quantities, a short line with its note, a photo with preview and retake, confirm:
+    "Sent", and the stand-in applied the GRN once with those quantities and the photo."""
+    standin = t.standin()
+    station = t.station(standin, "dock", role="dock", camera=[os.path.join(SAMPLES, "po-code128.png")])
+    station.start()
+    page = t.page(station, "/dock")
+
+    t.soft("the camera's read is listed in #recent-scans",
+           lambda: expect(page.locator("#recent-scans li[data-scan-id]").first).to_contain_text(OPEN_PO, timeout=20_000), page, "#recent-scans")
+    t.soft("the camera is listed up in #cameras",
+           lambda: expect(page.locator('#cameras li[data-camera="dock"]')).to_have_attribute("data-up", "true"), page, "#cameras")
+    t.soft("the camera's PO label opened the order (#order h2)",
+           lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO, timeout=20_000), page, "#lookup")
+
+    # The same label typed by a wedge scanner (the field has autofocus).
+    t.soft("#scan-input has the focus on load", lambda: expect(page.locator("#scan-input")).to_be_focused(), page, "#scan-form")
+    wedge_scan(page, OPEN_PO)
+    t.check_html("#order h2 names the PO", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
+    expect(page.locator("#order-source")).to_contain_text("Online")
+    expect(page.locator("#grn-form tr[data-line]")).to_have_count(3)
+
+    # Every control has its label (UI-6): found by the label's text.
+    page.get_by_label("Received, line 1", exact=True).fill("10")
+    page.get_by_label("Received, line 2", exact=True).fill("5")
+    page.get_by_label("Discrepancy, line 2", exact=True).select_option("short")
+    page.get_by_label("Note, line 2", exact=True).fill("45 pens missing, box crushed")
+
+    take = page.locator("#take-photo")
+    expect(take).to_have_text(re.compile(r"Take photo"))
+    take.click()
+    preview = page.locator("#photo-preview")
+    expect(preview).to_be_visible(timeout=15_000)
+    wait_until("the photo preview to load an image", lambda: page.evaluate(
+        "() => { const i = document.querySelector('#photo-preview'); return i && i.complete && i.naturalWidth > 0 }"), timeout=15)
+    expect(take).to_have_text(re.compile(r"Retake photo"))
+    first = preview.get_attribute("src")
+    take.click()
+    t.soft("retake replaces the preview (a new src)", lambda: expect(preview).not_to_have_attribute("src", first or "", timeout=15_000),
+           page, "#grn-form")
+    t.shot(page, "dock-order")
+
+    page.locator("#confirm-grn").click()
+    result = page.locator("#grn-result")
+    t.check_html("#grn-result says applied", lambda: expect(result).to_have_attribute("data-outcome", "applied", timeout=30_000), page, "#grn-result")
+    expect(result).to_contain_text("Sent")
+    t.soft("#announce announced something (aria-live)", lambda: expect(page.locator("#announce")).not_to_be_empty(), page, "#announce")
+    t.shot(page, "dock-result")
+
+    grns = wait_until("the GRN applied on the stand-in", lambda: [r for r in standin.applied(GRN_PATH) if r["status"] == 200], timeout=20)
+    if len(grns) != 1 or grns[0]["applications"] != 1:
+        raise Failure(f"the stand-in applied {grns}, expected one GRN applied once")
+    order = standin.order(OPEN_PO)
+    received = [line["received"] for line in order["lines"]]
+    if received != [10, 5, 0]:
+        raise Failure(f"the stand-in's {OPEN_PO} has received {received}, expected [10, 5, 0]")
+    wait_until("the photo uploaded to the stand-in (PUT /api/grn/photos/...)",
+               lambda: [r for r in standin.requests("/api/grn/photos/") if r.get("status") in (200, 201)], timeout=30)
+
+
+def dock_cards(t):
+    """UI-2: a vendor QR, a material label and a product EAN typed as wedge scans open their cards;
+    a code nobody knows shows #lookup-error."""
+    standin = t.standin()
+    station = t.station(standin, "cards", role="dock")
+    station.start()
+    page = t.page(station, "/dock")
+    wedge_scan(page, VENDOR_QR)
+    t.check_html("the vendor card", lambda: expect(page.locator("#vendor-card")).to_contain_text("Nordhafen Industrial Supply GmbH"), page, "#lookup")
+    t.soft("the vendor card shows the contact", lambda: expect(page.locator("#vendor-card")).to_contain_text("Jana Weber"), page, "#vendor-card")
+    wedge_scan(page, MATERIAL)
+    t.check_html("the material card", lambda: expect(page.locator("#material-card")).to_contain_text("Steel bracket 40x40 mm"), page, "#lookup")
+    wedge_scan(page, PRODUCT)
+    t.check_html("the product card", lambda: expect(page.locator("#product-card")).to_contain_text("Fineliner pen"), page, "#lookup")
+    wedge_scan(page, "PO-2026-99999")
+    t.check_html("#lookup-error for an unknown PO", lambda: expect(page.locator("#lookup-error")).to_be_visible(), page, "#lookup")
+
+
+def dock_offline(t):
+    """UI-2: the backend goes away: the order from the cache, a GRN "Queued offline: N waiting",
+    an order never fetched "Not available offline"; back online the queued GRN is applied once."""
+    standin = t.standin()
+    station = t.station(standin, "offline", role="dock")
+    station.start()
+    page = t.page(station, "/dock")
+    wedge_scan(page, OPEN_PO)
+    expect(page.locator("#order-source")).to_contain_text("Online")
+
+    standin.fault(kind="refuse", path_prefix="/api/")
+    wedge_scan(page, PARTIAL_PO)
+    t.soft("an order never fetched: Not available offline",
+           lambda: expect(page.locator("#lookup")).to_contain_text("Not available offline", timeout=30_000), page, "#lookup")
+    wedge_scan(page, OPEN_PO)
+    t.check_html("the order from the cache", lambda: expect(page.locator("#order-source")).to_contain_text("Cached", timeout=30_000), page, "#lookup")
+    page.get_by_label("Received, line 1", exact=True).fill("7")
+    page.locator("#confirm-grn").click()
+    result = page.locator("#grn-result")
+    t.check_html("#grn-result says queued", lambda: expect(result).to_have_attribute("data-outcome", "queued", timeout=40_000), page, "#grn-result")
+    expect(result).to_contain_text(re.compile(r"Queued offline: \d+ waiting"))
+    waiting = int(re.search(r"Queued offline: (\d+) waiting", result.inner_text()).group(1))
+    if waiting < 1:
+        raise Failure(f"Queued offline with {waiting} waiting: the GRN itself waits")
+    t.shot(page, "dock-queued")
+    if standin.applied(GRN_PATH):
+        raise Failure(f"the stand-in applied a GRN while refusing every request: {standin.applied(GRN_PATH)}")
+
+    standin.clear_faults()
+    grns = wait_until("the queued GRN applied once the backend is back", lambda: standin.applied(GRN_PATH), timeout=90, interval=0.5,
+                      detail=lambda: station.log_text()[-3000:])
+    if len(grns) != 1 or grns[0]["applications"] != 1:
+        raise Failure(f"the stand-in applied {grns}, expected one GRN applied once")
+    received = [line["received"] for line in standin.order(OPEN_PO)["lines"]]
+    if received != [7, 0, 0]:
+        raise Failure(f"the stand-in's {OPEN_PO} has received {received}, expected [7, 0, 0]")
+
+
+def dock_conflict(t):
+    """UI-2: a GRN for an order the server already received in full is a 409 conflict: #conflict
+    with one item per changed line."""
+    standin = t.standin()
+    station = t.station(standin, "conflict", role="dock")
+    station.start()
+    page = t.page(station, "/dock")
+    wedge_scan(page, RECEIVED_PO)
+    t.check_html("#order for the received PO", lambda: expect(page.locator("#order h2")).to_contain_text(RECEIVED_PO), page, "#lookup")
+    page.get_by_label("Received, line 1", exact=True).fill("0")
+    page.locator("#confirm-grn").click()
+    result = page.locator("#grn-result")
+    t.check_html("#grn-result says conflict", lambda: expect(result).to_have_attribute("data-outcome", "conflict", timeout=30_000), page, "#grn-result")
+    items = page.locator("#conflict li")
+    expect(items.first).to_be_visible()
+    t.soft("#conflict names the changed line", lambda: expect(page.locator("#conflict")).to_contain_text(
+        re.compile(r"(Line 1|line 1|Pallet wrap film)")), page, "#conflict")
+    t.shot(page, "dock-conflict")
+    records = standin.applied(GRN_PATH)
+    if not records or records[0]["status"] != 409 or records[0]["applications"] != 0:
+        raise Failure(f"the stand-in's record of the GRN: {records}, expected one 409 answer, not applied")
+
+
+def dock_keyboard(t):
+    """UI-6: the dock flow by keyboard alone (Tab, Enter, Space, typing, arrows in a select):
+    wedge scan, quantities, a flag, a note, the photo, confirm; and a wedge scan while no field
+    has the focus."""
+    standin = t.standin()
+    blank = os.path.join(t.dir, "blank.png")
+    station = t.station(standin, "dock-keys", role="dock", camera=[blank])
+    station.start()
+    page = t.page(station, "/dock")
+    tab_to(page, "#scan-input")
+    page.keyboard.type(OPEN_PO, delay=5)
+    page.keyboard.press("Enter")
+    t.check_html("#order after Enter", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
+    tab_to(page, 'input[name="received-1"]')
+    page.keyboard.type("4")
+    tab_to(page, 'select[name="flag-1"]')
+    # A closed select changes with the arrow keys; "short" is the option after "none".
+    for _ in range(4):
+        if page.evaluate("() => document.activeElement.value") == "short":
+            break
+        page.keyboard.press("ArrowDown")
+    if page.evaluate("() => document.activeElement.value") != "short":
+        raise Failure("the line 1 flag could not be set to short with the keyboard")
+    tab_to(page, 'input[name="note-1"]')
+    page.keyboard.type("pallet short by 116")
+    tab_to(page, "#take-photo")
+    page.keyboard.press("Space")
+    expect(page.locator("#photo-preview")).to_be_visible(timeout=15_000)
+    tab_to(page, "#confirm-grn")
+    page.keyboard.press("Enter")
+    result = page.locator("#grn-result")
+    t.check_html("#grn-result applied (keyboard)", lambda: expect(result).to_have_attribute("data-outcome", "applied", timeout=30_000), page, "#grn-result")
+    received = [line["received"] for line in standin.order(OPEN_PO)["lines"]]
+    if received != [4, 0, 0]:
+        raise Failure(f"the stand-in's {OPEN_PO} has received {received}, expected [4, 0, 0]")
+
+    # A scanner typing while nothing is focused: fast keys ending in Enter are a scan.
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.type(MATERIAL, delay=10)
+    page.keyboard.press("Enter")
+    t.check_html("a wedge scan with no field focused opens the material card",
+                 lambda: expect(page.locator("#material-card")).to_contain_text("Steel bracket"), page, "#lookup")
+
+
+# ---------------------------------------------------------------- clinic
+
+def clinic_flow(t):
+    """UI-3: the hints while typing ("5/10 characters", each ENR-3 message, nothing sent), the
+    ENR-5 answers word for word (invalid; 5xx, no network and timeout by stand-in faults), the
+    sponsor after validation, state and history, Study Start approved, revoked, re-enrolled;
+    the code masked and never in a URL or the page."""
+    standin = t.standin()
+    station = t.station(standin, "clinic", role="clinic",
+                        enrollment={"attempt_limit": 50, "request_timeout": 1, "retry_delay": 0.05})
+    station.start()
+    page = t.page(station, "/clinic")
+    code = page.locator("#code-input")
+    hint = page.locator("#code-hint")
+    result = page.locator("#enroll-result")
+    t.soft('the code field is labelled "Linking code"', lambda: expect(page.get_by_label("Linking code", exact=True)).to_have_count(1),
+           page, "#enroll-form")
+
+    code.press_sequentially("AB7KX", delay=20)
+    t.check_html("5/10 characters", lambda: expect(hint).to_have_text("5/10 characters"), page, "#enroll-form")
+    code.press_sequentially("M4P", delay=20)
+    t.check_html("8/10 characters", lambda: expect(hint).to_have_text("8/10 characters"), page, "#enroll-form")
+    t.shot(page, "clinic-typing")
+    code.fill("")
+    code.press_sequentially("AB-7KX-M4PQ1", delay=10)
+    t.check_html("the ENR-3 look-alike message", lambda: expect(hint).to_have_text(ENR3_LOOKALIKE), page, "#enroll-form")
+    code.fill("")
+    code.press_sequentially("XY-7KX-M4PQR", delay=10)
+    t.check_html("the ENR-3 unknown-prefix message", lambda: expect(hint).to_have_text(ENR3_UNKNOWN), page, "#enroll-form")
+    # Refused locally: nothing is sent. Proved after the next (sent) attempt, which the stand-in
+    # must see as its first request on the link path.
+    code.press("Enter")
+    page.locator("#enroll-button").click()
+    code.fill("")
+    code.press_sequentially("ab 7kx m4pqr", delay=10)
+    t.soft("live normalisation: the field shows AB-7KX-M4PQR",
+           lambda: expect(code).to_have_value("AB-7KX-M4PQR"), page, "#enroll-form")
+    code.fill("")
+
+    def attempt(value, expected_text, what, timeout=20_000):
+        before = len(standin.requests(LINK_PATH))
+        code.fill("")
+        code.press_sequentially(dashed(value), delay=5)
+        page.locator("#enroll-button").click()
+        wait_until(f"the attempt ({what}) to reach the stand-in", lambda: len(standin.requests(LINK_PATH)) > before, timeout=15)
+        t.check_html(f"ENR-5 {what}: word for word", lambda: expect(result).to_have_text(expected_text, timeout=timeout), page, "#enroll-result")
+
+    attempt(EXPIRED_CODE, ENR5_INVALID, "invalid")
+    if len(standin.requests(LINK_PATH)) != 1:
+        raise Failure("a code refused by local validation reached the portal (ENR-3: nothing is sent)")
+    standin.fault(kind="status", path_prefix=LINK_PATH, times=1, parameters={"status": 502})
+    attempt(OTHER_SPONSOR_CODE, ENR5_SERVER, "server error")
+    standin.fault(kind="refuse", path_prefix=LINK_PATH)
+    attempt(EXPIRED_CODE, ENR5_OFFLINE, "no network")
+    standin.clear_faults()
+    standin.fault(kind="delay", path_prefix=LINK_PATH, parameters={"delay_ms": 2500})
+    attempt(EXPIRED_CODE, ENR5_TIMEOUT, "timeout", timeout=30_000)
+    standin.clear_faults()
+
+    code.fill("")
+    code.press_sequentially(LINKING_CODE.lower(), delay=5)
+    page.locator("#enroll-button").click()
+    sponsor = page.locator("#sponsor")
+    t.check_html("the sponsor after validation", lambda: expect(sponsor).to_contain_text("Study Sponsor AB", timeout=20_000), page, "#enroll-result")
+    t.soft("the sponsor's contact", lambda: expect(sponsor).to_contain_text(re.compile(r"\+1 555 0100|coordinator@sponsor-ab\.example")),
+           page, "#sponsor")
+    t.soft("the sponsor's colours as CSS custom properties", lambda: wait_until("a custom property #0B5FFF on #sponsor or above", lambda: page.evaluate(
+        """() => { for (let e = document.querySelector('#sponsor'); e; e = e.parentElement) {
+                     const s = getComputedStyle(e);
+                     for (const name of Array.from(e.style)) if (name.startsWith('--') && /#0b5fff/i.test(e.style.getPropertyValue(name))) return true;
+                     for (const name of ['--sponsor-primary', '--sponsor-color', '--primary']) if (/#0b5fff/i.test(s.getPropertyValue(name))) return true;
+                   } return false }"""), timeout=5), page, "#sponsor")
+    # Refused attempts leave PERSONAL_USE enrollments in the list; the linked one is pending.
+    pending = page.locator('#enrollments article.enrollment[data-state="STUDY_START_PENDING"]')
+    t.check_html("the enrollment in STUDY_START_PENDING", lambda: expect(pending).to_have_count(1), page, "#enrollments")
+    article = page.locator(f'#enrollments article.enrollment[data-id="{pending.get_attribute("data-id")}"]')
+    expect(article).to_contain_text("AB-***-*****")
+    expect(article.locator("ol.history li").first).to_be_attached()
+    no_code_anywhere(t, page, [LINKING_CODE])
+    t.shot(page, "clinic-enrolled")
+
+    # Study Start approved by the investigator; "Check status" sees it.
+    standin.control("POST", "/_standin/approve", {"enrollment_id": "enr-ab-0001"})
+    article.locator('[data-action="check"]').click()
+    t.check_html("ENROLLED after the approval", lambda: expect(article).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
+    t.soft("the history shows the approval", lambda: expect(article.locator("ol.history li")).to_have_count(3), page, "#enrollments")
+
+    # Revoked by the sponsor: the next authenticated call finds out.
+    standin.control("POST", "/_standin/revoke", {"enrollment_id": "enr-ab-0001", "code": "PATIENT_DISCONNECTED"})
+    article.locator('[data-action="check"]').click()
+    t.check_html("NOT_PARTICIPATING after the revocation",
+                 lambda: expect(article).to_have_attribute("data-state", "NOT_PARTICIPATING", timeout=20_000), page, "#enrollments")
+
+    # Re-enrollment: the button fills the form's hidden field and focuses the code field.
+    article_id = article.get_attribute("data-id")
+    article.locator('[data-action="reenroll"]').click()
+    expect(code).to_be_focused()
+    t.soft("the hidden reenroll field holds the enrollment's id",
+           lambda: expect(page.locator('#enroll-form [name="reenroll"]')).to_have_value(article_id or ""), page, "#enroll-form")
+    code.press_sequentially(dashed(REENROLL_CODE), delay=5)
+    code.press("Enter")
+    reenrolled = page.locator(f'#enrollments article.enrollment[data-id="{article_id}"]')
+    t.check_html("re-enrolled straight to ENROLLED (the approval holds)",
+                 lambda: expect(reenrolled).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
+    no_code_anywhere(t, page, [LINKING_CODE, REENROLL_CODE, EXPIRED_CODE, OTHER_SPONSOR_CODE])
+    log = station.log_text()
+    for secret in [LINKING_CODE, REENROLL_CODE, dashed(LINKING_CODE), dashed(REENROLL_CODE)]:
+        if secret in log:
+            raise Failure("a linking code reached the agent's log (ENR-8)")
+
+
+def clinic_cooldown(t):
+    """UI-3 / ENR-7: after five attempts in the window the sixth is refused on the station (not
+    sent), with the message and a countdown that counts down."""
+    standin = t.standin()
+    station = t.station(standin, "cooldown", role="clinic")
+    station.start()
+    page = t.page(station, "/clinic")
+    code = page.locator("#code-input")
+    result = page.locator("#enroll-result")
+    button = page.locator("#enroll-button")
+    for number in range(1, 6):
+        expect(button).to_be_enabled()  # Enter submits only while the form's button is enabled
+        code.fill("")
+        code.press_sequentially(dashed(EXPIRED_CODE), delay=2)
+        code.press("Enter")
+        wait_until(f"attempt {number} to reach the stand-in", lambda: len(standin.requests(LINK_PATH)) >= number, timeout=15)
+        expect(result).to_have_text(ENR5_INVALID)
+    expect(button).to_be_enabled()
+    code.fill("")
+    code.press_sequentially(dashed(EXPIRED_CODE), delay=2)
+    code.press("Enter")
+    cooldown = page.locator("#cooldown")
+    t.check_html("#cooldown after five attempts", lambda: expect(cooldown).to_contain_text(re.compile(r"Try again in \d+:\d\d")), page, "#enroll-form")
+    t.soft("the ENR-7 message word for word", lambda: wait_until("the ENR-7 message in #enroll-result or #cooldown", lambda: any(
+        ENR7 in (page.locator(s).inner_text() if page.locator(s).count() else "") for s in ("#enroll-result", "#cooldown")), timeout=10),
+        page, "#enroll-form")
+    first = cooldown.inner_text()
+    expect(cooldown).not_to_have_text(first, timeout=5_000)
+    if read_cooldown(cooldown.inner_text()) >= read_cooldown(first):
+        raise Failure(f"the countdown does not count down: {first!r} then {cooldown.inner_text()!r}")
+    if len(standin.requests(LINK_PATH)) != 5:
+        raise Failure(f"the stand-in saw {len(standin.requests(LINK_PATH))} link requests; the sixth attempt must not be sent")
+    t.shot(page, "clinic-cooldown")
+
+
+def clinic_keyboard(t):
+    """UI-6: the clinic flow by keyboard alone: the code, Validate, Check status; and the nav
+    to Status with Tab and Enter."""
+    standin = t.standin()
+    station = t.station(standin, "clinic-keys", role="clinic")
+    station.start()
+    page = t.page(station, "/clinic")
+    tab_to(page, "#code-input")
+    page.keyboard.type(dashed(OTHER_SPONSOR_CODE), delay=10)
+    tab_to(page, "#enroll-button")
+    page.keyboard.press("Space")
+    t.check_html("the sponsor after validation (keyboard)",
+                 lambda: expect(page.locator("#sponsor")).to_contain_text("Study Sponsor CD", timeout=20_000), page, "#enroll-result")
+    pending = page.locator('#enrollments article.enrollment[data-state="STUDY_START_PENDING"]')
+    expect(pending).to_have_count(1)
+    article = page.locator(f'#enrollments article.enrollment[data-id="{pending.get_attribute("data-id")}"]')
+    standin.control("POST", "/_standin/approve", {"enrollment_id": "enr-cd-0001"})
+    tab_to(page, f'#enrollments article[data-id="{article.get_attribute("data-id")}"] [data-action="check"]')
+    page.keyboard.press("Enter")
+    t.check_html("ENROLLED after Check status (keyboard)",
+                 lambda: expect(article).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
+    # The nav, by keyboard: Status only, since the station is clinic-only there is no Dock link.
+    if page.locator('nav a[href="/dock"]').count():
+        t.finding("a clinic-only station shows the Dock link in <nav>", page, "nav")
+    tab_to(page, 'nav a[href="/status"]')
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/status$"))
+    expect(page.locator("#status")).to_be_visible()
+
+
+# ---------------------------------------------------------------- status, empty dock
+
+def status_and_empty_dock(t):
+    """UI-4: the status page shows the same facts as `edge status --json`; the dock with a camera
+    up and nothing scanned yet."""
+    standin = t.standin()
+    blank = os.path.join(t.dir, "blank.png")
+    station = t.station(standin, "status", role="both", camera=[blank])
+    station.start()
+    page = t.page(station, "/dock")
+    t.check_html("the camera up in #cameras",
+                 lambda: expect(page.locator('#cameras li[data-camera="dock"]')).to_have_attribute("data-up", "true", timeout=20_000), page, "#cameras")
+    expect(page.locator("#order")).to_have_count(0)
+    t.shot(page, "dock-empty")
+    for link in ("/dock", "/clinic", "/status"):
+        expect(page.locator(f'nav a[href="{link}"]')).to_have_count(1)
+    page.goto(station.url + "/status")
+    for section in ("#status-cameras", "#status-queue", "#status-sync", "#status-vault", "#status-parts", "#status-missing"):
+        t.soft(f"{section} on /status", lambda s=section: expect(page.locator(s)).to_be_attached(), page, "#status")
+    t.soft("#status-cameras names the camera", lambda: expect(page.locator("#status-cameras")).to_contain_text("dock"), page, "#status-cameras")
+    t.soft("#status-vault names the backend", lambda: expect(page.locator("#status-vault")).to_contain_text("keyfile"), page, "#status-vault")
+    t.soft("#status-parts shows the push relay", lambda: expect(page.locator("#status-parts")).to_contain_text(re.compile("push", re.I)),
+           page, "#status-parts")
+    cli = station.edge_cli("status", "--json")
+    document = json.loads(cli.stdout)
+    api = http_json("GET", station.url + "/api/v1/status")
+    for key in ("agent", "cameras"):
+        if key in document and key not in api:
+            raise Failure(f"GET /api/v1/status lacks {key!r}, which edge status --json has")
+    t.shot(page, "status")
+    page.goto(station.url + "/")
+    t.soft("/ redirects to /dock for role both", lambda: expect(page).to_have_url(re.compile(r"/dock$")), page, "body")
+
+
+# ---------------------------------------------------------------- safety
+
+class _OtherOrigin(http_server.ThreadingHTTPServer):
+    daemon_threads = True
+
+
+def other_origin_server(kiosk_url):
+    """A page on another origin (another 127.0.0.1 port) that tries three cross-site writes."""
+    page = f"""<!doctype html><title>another site</title>
+<form id="f" method="post" action="{kiosk_url}/api/v1/dock/scans" enctype="text/plain">
+<input name='{{"text":"{PARTIAL_PO}","x":"' value='"}}'></form>
+<script>
+window.results = [];
+fetch("{kiosk_url}/api/v1/dock/scans", {{method: "POST", mode: "no-cors", headers: {{"Content-Type": "text/plain"}},
+      body: JSON.stringify({{text: "{PARTIAL_PO}"}})}}).then(() => results.push("no-cors sent"), e => results.push("no-cors " + e));
+fetch("{kiosk_url}/api/v1/dock/scans", {{method: "POST", headers: {{"Content-Type": "application/json", "X-CSRF-Token": "guessed"}},
+      body: JSON.stringify({{text: "{PARTIAL_PO}"}})}}).then(r => results.push("cors " + r.status), e => results.push("cors refused"));
+</script>"""
+
+    class Handler(http_server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = _OtherOrigin(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def csrf_refusals(t):
+    """UI-7: a POST without or with a wrong X-CSRF-Token is 403 {"error":{"code":"csrf"}}; a
+    cross-site Origin or Sec-Fetch-Site is 403 even with the right token; a page on another
+    origin cannot make the kiosk look anything up (form post, no-cors and CORS fetches)."""
+    standin = t.standin()
+    station = t.station(standin, "csrf", role="both")
+    station.start()
+    page = t.page(station, "/dock")
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    if not token:
+        raise Failure('no <meta name="csrf-token"> on /dock')
+    if token in page.url:
+        raise Failure("the CSRF token is in the URL")
+    body = json.dumps({"text": OPEN_PO})
+
+    def post(path, headers):
+        response = page.request.post(station.url + path, data=body, headers=dict({"Content-Type": "application/json"}, **headers))
+        try:
+            payload = response.json()
+        except Exception:
+            payload = response.text()
+        return response.status, payload
+
+    for path in ("/api/v1/dock/scans", "/api/v1/dock/photos", "/api/v1/dock/grns", "/api/v1/clinic/code-check",
+                 "/api/v1/clinic/enrollments"):
+        for label, headers in (("without a token", {}), ("with a wrong token", {"X-CSRF-Token": "0" * len(token)})):
+            status, payload = post(path, headers)
+            if status != 403:
+                raise Failure(f"POST {path} {label} answered {status}: {payload!r}")
+            if not (isinstance(payload, dict) and payload.get("error", {}).get("code") == "csrf"):
+                raise Failure(f"POST {path} {label}: 403 without error.code csrf: {payload!r}")
+    status, payload = post("/api/v1/dock/scans", {"X-CSRF-Token": token})
+    if status != 200:
+        raise Failure(f"POST /api/v1/dock/scans with the page's token answered {status}: {payload!r}")
+    for label, headers in (("Origin of another site", {"X-CSRF-Token": token, "Origin": "http://evil.example"}),
+                           ("Sec-Fetch-Site: cross-site", {"X-CSRF-Token": token, "Sec-Fetch-Site": "cross-site"})):
+        status, payload = post("/api/v1/dock/scans", headers)
+        if status != 403:
+            raise Failure(f"POST /api/v1/dock/scans with the right token and {label} answered {status}: {payload!r}")
+    other = "http://127.0.0.1:1"
+    status, payload = post("/api/v1/dock/scans", {"X-CSRF-Token": token, "Origin": other})
+    if status != 403:
+        t.finding(f"POST /api/v1/dock/scans with the right token and Origin {other} (same site, another origin) answered {status}, "
+                  "not 403", page, "head")
+
+    lookups_before = len(standin.requests("/api/mobile/scan/barcode"))
+    server = other_origin_server(station.url)
+    try:
+        evil = page.context.new_page()
+        answers = []
+        evil.on("response", lambda r: answers.append((r.request.method, r.url, r.status)) if r.url.startswith(station.url) else None)
+        evil.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        evil.wait_for_function("() => window.results && window.results.length === 2")
+        with evil.expect_navigation():
+            evil.evaluate("() => document.getElementById('f').submit()")
+        posts = [a for a in answers if a[0] == "POST"]
+        accepted = [a for a in posts if a[2] < 400]
+        if accepted:
+            raise Failure(f"the kiosk accepted a cross-origin POST: {accepted}")
+        if not any(a[2] == 403 for a in posts):
+            raise Failure(f"no cross-origin POST was answered 403 (answers seen: {answers})")
+        evil.close()
+    finally:
+        server.shutdown()
+    lookup = page.request.get(station.url + "/api/v1/dock/lookup")
+    if lookup.status == 200 and PARTIAL_PO in lookup.text():
+        raise Failure(f"a cross-origin page made the dock look up {PARTIAL_PO}")
+    if len(standin.requests("/api/mobile/scan/barcode")) != lookups_before:
+        raise Failure("a cross-origin page made the agent look a barcode up on the backend")
+
+
+def csp_and_headers(t):
+    """UI-7: the Content-Security-Policy and the other headers on pages, API and assets; no inline
+    script in the pages; an injected inline script and an inline event handler do not run."""
+    standin = t.standin()
+    station = t.station(standin, "csp", role="both")
+    station.start()
+    for path in ("/dock", "/clinic", "/status", "/api/v1/session", "/api/v1/status", "/static/kiosk.js", "/static/kiosk.css"):
+        status, raw_headers, _ = http("GET", station.url + path)
+        if status != 200:
+            raise Failure(f"GET {path} answered {status}")
+        headers = {k.lower(): v for k, v in raw_headers.items()}
+        policy = headers.get("content-security-policy", "")
+        directives = {" ".join(d.split()) for d in policy.split(";") if d.strip()}
+        if not CSP <= directives:
+            raise Failure(f"GET {path}: Content-Security-Policy {policy!r} lacks {sorted(CSP - directives)}")
+        for name, value in (("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")):
+            if headers.get(name, "").lower() != value:
+                raise Failure(f"GET {path}: {name} is {headers.get(name)!r}, not {value}")
+        if not path.startswith("/static/") and "no-store" not in headers.get("cache-control", ""):
+            raise Failure(f"GET {path}: Cache-Control is {headers.get('cache-control')!r}, not no-store")
+
+    page = t.page(station, "/dock")
+    inline = page.evaluate("() => Array.from(document.scripts).filter(s => !s.src).length")
+    if inline:
+        raise Failure(f"/dock has {inline} inline <script> element(s)")
+    handlers = page.evaluate("""() => Array.from(document.querySelectorAll('*')).flatMap(e =>
+        Array.from(e.attributes).filter(a => a.name.startsWith('on')).map(a => e.tagName + ' ' + a.name))""")
+    if handlers:
+        raise Failure(f"/dock has inline event handler attributes: {handlers}")
+    violations = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.evaluate("() => { window.__violations = []; document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective)) }")
+    try:
+        page.add_script_tag(content="window.__cspInjected = true;")
+    except Exception as error:  # Playwright may report the blocked script; what matters is that it did not run
+        violations.append(f"add_script_tag: {error}")
+    page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
+        '<img id="csp-probe" src="/static/none.png" onerror="window.__cspHandler = true">')""")
+    wait_until("two CSP violations reported (the inline script and the inline handler)",
+               lambda: page.evaluate("() => window.__violations.length") >= 2, timeout=10)
+    if page.evaluate("() => window.__cspInjected === true || window.__cspHandler === true"):
+        raise Failure("an injected inline script or handler ran despite the Content-Security-Policy")
+    if not violations:
+        raise Failure("Chromium's console reported no CSP violation for the injected script")
+
+
+# ---------------------------------------------------------------- live updates
+
+def live_update_after_restart(t):
+    """UI-5: the dock page stays open while `edge run` stops (SIGTERM) and starts again on the
+    same port and state; the camera's next read appears without a reload."""
+    standin = t.standin()
+    station = t.station(standin, "restart", role="dock", camera=[os.path.join(SAMPLES, "po-code128.png")])
+    station.start()
+    station.config["ui"]["listen"] = station.address
+    station.write_config()
+    page = t.page(station, "/dock")
+    scans = page.locator("#recent-scans li[data-scan-id]")
+    t.check_html("the camera's first read on the page", lambda: expect(scans.first).to_be_visible(timeout=20_000), page, "#recent-scans")
+    before = set(scans.evaluate_all("els => els.map(e => e.dataset.scanId)"))
+    page.evaluate("() => { window.__sameDocument = true }")
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+
+    code = station.stop(signal.SIGTERM)
+    if code != 0:
+        raise Failure(f"edge run exited {code} on SIGTERM")
+    station.start()
+    if station.address != station.config["ui"]["listen"]:
+        raise Failure(f"the restarted agent listens on {station.address}, not {station.config['ui']['listen']}")
+    wait_until("a new scan on the open page after the restart (no reload)", lambda: set(
+        scans.evaluate_all("els => els.map(e => e.dataset.scanId)")) - before, timeout=40, interval=0.25,
+        detail=lambda: page.locator("#recent-scans").inner_html()[:2000])
+    if navigations or not page.evaluate("() => window.__sameDocument === true"):
+        raise Failure(f"the page reloaded or navigated: {navigations}")
+
+
+SCENARIOS = [
+    ("status-and-empty-dock", status_and_empty_dock),
+    ("dock-flow", dock_flow),
+    ("dock-cards", dock_cards),
+    ("dock-offline", dock_offline),
+    ("dock-conflict", dock_conflict),
+    ("dock-keyboard", dock_keyboard),
+    ("clinic-flow", clinic_flow),
+    ("clinic-cooldown", clinic_cooldown),
+    ("clinic-keyboard", clinic_keyboard),
+    ("csrf", csrf_refusals),
+    ("csp", csp_and_headers),
+    ("live-update-after-restart", live_update_after_restart),
+]
+
+# The screens kept in docs/screenshots (--keep-screenshots): each in landscape and portrait.
+SCREENS = ["dock-empty", "dock-order", "dock-result", "dock-conflict", "clinic-typing", "clinic-enrolled", "status"]
