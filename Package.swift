@@ -30,6 +30,8 @@ let package = Package(
         // The agent's /metrics (AGT-7): swift-metrics' API over a Prometheus registry per agent.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        // The kiosk's pages (UI-1): logic-less templates, escaped by default, rendered on the server.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -90,6 +92,21 @@ let package = Package(
                                                       .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "Logging", package: "swift-log"),
                                                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // The kiosk (UI-1..8): the local web UI and its JSON API, served by the agent; templates,
+        // script and style embedded in the binary (no CDN, no files to install beside it).
+        .target(name: "EdgeKiosk", dependencies: ["EdgeCore", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgePayloads", "EdgeImaging",
+                                                  "EdgeStore", "EdgeSync", "EdgeContract", "EdgeVault", "EdgeCrypto",
+                                                  .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                  .product(name: "HummingbirdTLS", package: "hummingbird"),
+                                                  .product(name: "Mustache", package: "swift-mustache"),
+                                                  .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                  .product(name: "GRDB", package: "GRDB.swift"),
+                                                  .product(name: "Logging", package: "swift-log"),
+                                                  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                resources: [.embedInCode("Assets/kiosk.js"), .embedInCode("Assets/kiosk.css"), .embedInCode("Assets/layout.mustache"),
+                            .embedInCode("Assets/dock.mustache"), .embedInCode("Assets/clinic.mustache"), .embedInCode("Assets/status.mustache"),
+                            .embedInCode("Assets/login.mustache")]),
         .target(name: "EdgeStandin", dependencies: ["EdgeCore", "EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -105,7 +122,7 @@ let package = Package(
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
-            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving",
+            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -157,6 +174,12 @@ let package = Package(
                                                                .product(name: "GRDB", package: "GRDB.swift"),
                                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                                .product(name: "Logging", package: "swift-log")]),
+        // The kiosk's HTTP surface in process (CSRF, CSP, SSE resume, the API against models/kiosk-api.openapi.json);
+        // the browser tests (Tests/Browser, Playwright + Debian's chromium) drive `edge run` itself.
+        .testTarget(name: "EdgeKioskTests", dependencies: ["EdgeKiosk", "EdgeAgent", "EdgeCore", "EdgeStandin", "EdgeTestSupport", "EdgeEnrollment",
+                                                           "EdgeReceiving", "EdgeStore", "EdgeContract", "EdgeImaging",
+                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                           .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

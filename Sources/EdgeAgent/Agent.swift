@@ -3,6 +3,7 @@ import EdgeCore
 import EdgeCrypto
 import EdgeFCM
 import EdgeHTTP
+import EdgeImaging
 import EdgePush
 import EdgeStore
 import EdgeSync
@@ -235,6 +236,11 @@ public final class Agent: Sendable {
 
     /// Pull now (and at the interval as before).
     public func wakePuller() { pullWake.wake() }
+
+    /// The next frame of a configured camera (photo evidence from the kiosk, UI-2).
+    public func still(camera: String, timeout: Duration = .seconds(5)) async throws -> GrayImage {
+        try await cameras.still(camera: camera, timeout: timeout)
+    }
 
     /// Wakes the push relay, e.g. after a capability queued a notification.
     public func wakePushRelay() { pushRelay.withLock { $0 }?.wake() }

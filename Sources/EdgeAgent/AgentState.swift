@@ -40,6 +40,8 @@ public final class AgentState: Sendable {
         public var lastReloadError: String?
         /// Where /metrics is served, once listening.
         public var metricsAddress: String?
+        /// Where the kiosk (local web UI) listens, once it does: `http://127.0.0.1:8080`.
+        public var uiAddress: String?
     }
 
     private let snapshot = Mutex(Snapshot())

@@ -1,4 +1,5 @@
 import Dispatch
+import EdgeImaging
 import EdgePayloads
 import EdgeScanning
 import EdgeStore
@@ -28,6 +29,9 @@ public final class CameraSupervisor: Service, Sendable {
     private let running = Mutex<[String: RunningCamera]>([:])
     private let wanted: Mutex<[StationCamera]>
     private let readerOptions: ReaderOptions
+    /// Stills asked for (the kiosk's photo evidence, UI-2), per camera name: the next frame
+    /// that camera's loop takes is copied to each of them.
+    private let stills = Mutex<[String: [Still]]>([:])
 
     public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
                 logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
@@ -50,6 +54,48 @@ public final class CameraSupervisor: Service, Sendable {
         let all = running.withLock { running in defer { running = [:] }; return Array(running.values) }
         for camera in all { camera.stop.set() }
         for camera in all { await camera.finished.value }
+    }
+
+    /// The next frame `camera` takes, copied (photo evidence from the camera the agent already
+    /// streams: a second stream on the device would be refused as busy). Throws when the camera
+    /// is not configured or no frame comes within `timeout`.
+    ///
+    /// Decision: the still has the stream's resolution (the camera preset's), not the sensor's
+    /// largest: stopping the scanning stream for a full-size still would blind the dock for a second
+    /// or more, and a 1280x720 gray still shows a damaged carton or a label well enough.
+    public func still(camera name: String, timeout: Duration) async throws -> GrayImage {
+        guard wanted.withLock({ $0.contains { $0.name == name } }) else { throw StillError.unknownCamera(name) }
+        let id = UInt64.random(in: 0...UInt64.max)
+        return try await withCheckedThrowingContinuation { continuation in
+            self.stills.withLock { $0[name, default: []].append(Still(id: id, continuation: continuation)) }
+            // Whoever takes the entry out resumes it: the camera loop with a frame, or this timer.
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.stills.withLock { waiting -> Still? in
+                    guard let index = waiting[name]?.firstIndex(where: { $0.id == id }) else { return nil }
+                    return waiting[name]?.remove(at: index)
+                }
+                expired?.continuation.resume(throwing: StillError.noFrame(name, timeout))
+            }
+        }
+    }
+
+    private struct Still: Sendable {
+        let id: UInt64
+        let continuation: CheckedContinuation<GrayImage, any Error>
+    }
+
+    /// Why no still came.
+    public enum StillError: Error, Sendable {
+        case unknownCamera(String)
+        case noFrame(String, Duration)
+
+        public var message: String {
+            switch self {
+            case .unknownCamera(let name): "No camera named \(name) is configured on this station."
+            case .noFrame(let name, let timeout): "The camera \(name) gave no picture within \(timeout.components.seconds) s; is it connected?"
+            }
+        }
     }
 
     /// Reload: new context for every camera, and the camera set made equal to `cameras`.
@@ -130,6 +176,11 @@ public final class CameraSupervisor: Service, Sendable {
         }, onFrame: { frame in
             handles.frames.increment()
             frames += 1
+            let waiting = stills.withLock { $0.removeValue(forKey: camera.name) ?? [] }
+            if !waiting.isEmpty {
+                let still = frame.luma.copy()
+                for request in waiting { request.continuation.resume(returning: still) }
+            }
             let started = clock.now
             let results: [ScanResult]
             do throws(ScanError) {

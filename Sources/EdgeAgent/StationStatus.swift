@@ -13,6 +13,8 @@ public struct StationStatus: Encodable, Sendable {
         public var restartPending: [String]
         public var lastReloadError: String?
         public var metrics: String?
+        /// The kiosk's address (`http://127.0.0.1:8080`), when it serves.
+        public var ui: String?
     }
 
     public struct Part: Encodable, Sendable {
@@ -132,7 +134,8 @@ public struct StationStatus: Encodable, Sendable {
         return StationStatus(station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,
                              agent: Agent(running: alive, pid: alive ? file?.pid : nil, startedAt: alive ? file?.startedAt : nil,
                                           updatedAt: file?.updatedAt, restartPending: snapshot?.restartPending ?? [],
-                                          lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress),
+                                          lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress,
+                                          ui: snapshot?.uiAddress),
                              parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing)
     }
 

@@ -30,7 +30,7 @@ public final class Enrollments: Sendable {
     let syncState: SyncState
     public let vault: StationVault
     let portal: PortalClient
-    let sponsors: SponsorTable
+    public let sponsors: SponsorTable
     let logger: Logger
     let clock: @Sendable () -> Double
     /// Enrollments whose rejected token is being refreshed, so that entries rejected together

@@ -2,7 +2,7 @@ import EdgeStore
 import GRDB
 
 /// Reads the camera scan events the agent recorded (AGT-4) that the dock looks up: valid PO
-/// labels and vendor cards, newer than the last one seen. The agent records every read in the
+/// labels, vendor cards, material and product labels, newer than the last one seen. The agent records every read in the
 /// database in one transaction with its outbox entry; reading them back from there means the
 /// kiosk sees exactly what was recorded, without a second path from the cameras.
 struct DockScanWatcher: Sendable {
@@ -28,7 +28,7 @@ struct DockScanWatcher: Sendable {
         try database.dbWriter.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, camera, class, text, captured_at FROM scan_events
-                WHERE id > ? AND valid = 1 AND text IS NOT NULL AND class IN ('purchase-order', 'vendor')
+                WHERE id > ? AND valid = 1 AND text IS NOT NULL AND class IN ('purchase-order', 'vendor', 'material', 'product')
                 ORDER BY id LIMIT ?
                 """, arguments: [id, Self.batch]).map { row in
                 Scan(id: row["id"], camera: row["camera"], className: row["class"], text: row["text"], capturedAt: row["captured_at"])

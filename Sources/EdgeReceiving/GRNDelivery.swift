@@ -32,13 +32,7 @@ public enum GRNDelivery {
         do {
             lock = try SenderLock(databasePath: dock.outbox.database.path)
         } catch where error.code == .senderBusy {
-            let deadline = MonotonicClock.seconds() + wait
-            var outcome = try dock.outcome(confirmation.idempotencyKey)
-            while case .queued = outcome, MonotonicClock.seconds() < deadline {
-                try? await Task.sleep(for: .milliseconds(200))
-                outcome = try dock.outcome(confirmation.idempotencyKey)
-            }
-            return Result(outcome: outcome, photos: photoReport, sentByAgent: true)
+            return Result(outcome: try await awaitOutcome(confirmation.idempotencyKey, dock: dock, wait: wait), photos: photoReport, sentByAgent: true)
         } catch {
             throw ReceivingError(.storeFailed, error.message)
         }
@@ -50,5 +44,17 @@ public enum GRNDelivery {
             throw ReceivingError(.storeFailed, "The outbox could not be sent: \(message)")
         }
         return Result(outcome: try dock.outcome(confirmation.idempotencyKey), photos: photoReport, sentByAgent: false)
+    }
+
+    /// The confirmation's outcome once it is no longer queued, or as it stands after `wait`
+    /// seconds: a running agent's sender settles it (the kiosk, and a command while the agent runs).
+    public static func awaitOutcome(_ key: String, dock: ReceivingDock, wait: Double) async throws(ReceivingError) -> GRNOutcome {
+        let deadline = MonotonicClock.seconds() + wait
+        var outcome = try dock.outcome(key)
+        while case .queued = outcome, MonotonicClock.seconds() < deadline {
+            try? await Task.sleep(for: .milliseconds(200))
+            outcome = try dock.outcome(key)
+        }
+        return outcome
     }
 }

@@ -32,7 +32,8 @@ public final class KioskFeed: Sendable {
         return stream
     }
 
-    func publish(_ lookup: KioskLookup) {
+    /// Makes `lookup` the current one (a camera read, or a label typed at the kiosk).
+    public func publish(_ lookup: KioskLookup) {
         let subscribers = state.withLock { state in
             state.latest = lookup
             return Array(state.subscribers.values)

@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import Logging
 import ServiceLifecycle
 
@@ -11,6 +12,8 @@ import ServiceLifecycle
 public final class ReceivingCapability: AgentCapability {
     public let name = "receiving"
     public let feed = KioskFeed()
+    /// Set by `register`: the dock the agent runs, for the local UI.
+    public let dock = Locked<ReceivingDock?>(nil)
     /// The `receiving` section, checked when the capability is made so that `edge run` refuses a
     /// bad one before anything starts; nil when the file has none.
     public let settings: ReceivingSettings?
@@ -22,6 +25,7 @@ public final class ReceivingCapability: AgentCapability {
     public func register(in agent: Agent) throws -> [any Service] {
         let parts = try ReceivingParts.build(configuration: agent.configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
         ReceivingRoutes.register(on: agent.router, dock: parts.dock)
+        dock.withLock { $0 = parts.dock }
         agent.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
         // Camera reads are looked up from the last one recorded before the agent runs: the
         // cameras start with the group, and a read recorded before this service's first poll

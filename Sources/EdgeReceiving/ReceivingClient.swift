@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeContract
 import EdgeHTTP
 import EdgeSync
@@ -130,7 +131,5 @@ public struct ReceivingClient: Sendable {
     }
 
     /// Server text goes to the operator's screen: one line, printable, bounded.
-    static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) }.prefix(300))
-    }
+    static func printable(_ text: String) -> String { DisplayText.oneLine(text, limit: 300) }
 }

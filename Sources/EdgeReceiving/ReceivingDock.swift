@@ -22,7 +22,7 @@ public struct ReceivingDock: Sendable {
     public let offlineReason: String
     private let clock: @Sendable () -> Double
     /// The scanner's own classifier: the same words for a bad PO or GTIN as `edge scan` uses.
-    private let classifier = PayloadClassifier(sponsors: .empty)
+    public let classifier = PayloadClassifier(sponsors: .empty)
 
     public init(outbox: Outbox, photoDirectory: String, settings: ReceivingSettings?, client: ReceivingClient?,
                 offlineReason: String = "no backend is configured (sync.base_url)",

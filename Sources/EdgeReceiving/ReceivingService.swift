@@ -41,18 +41,11 @@ struct ReceivingService: Service {
     }
 
     private func lookup(_ scan: DockScanWatcher.Scan, dock: ReceivingDock) async -> KioskLookup {
-        let content: KioskLookup.Content
-        do throws(ReceivingError) {
-            if scan.className == "vendor" {
-                content = .vendor(try await dock.vendor(cardText: scan.text))
-            } else {
-                content = .order(try await dock.lookupOrder(scan.text))
-            }
-        } catch {
-            logger.notice("dock lookup refused", metadata: ["event": "receiving.lookup_refused", "camera": "\(scan.camera)", "code": "\(error.code.rawValue)"])
-            content = .refused(code: error.code, message: error.message)
+        let lookup = await KioskLookup.lookUp(scan.text, className: scan.className, camera: scan.camera, seenAt: scan.capturedAt, dock: dock)
+        if case .refused(let code, _) = lookup.content {
+            logger.notice("dock lookup refused", metadata: ["event": "receiving.lookup_refused", "camera": "\(scan.camera)", "code": "\(code.rawValue)"])
         }
-        return KioskLookup(camera: scan.camera, seenAt: scan.capturedAt, content: content)
+        return lookup
     }
 
     private func housekeeping(_ dock: ReceivingDock) async {

@@ -96,6 +96,16 @@ public struct ScanEventLog: Sendable {
         }
     }
 
+    /// Events after `id`, oldest first (a live view resuming where it was).
+    public func events(after id: Int64, limit: Int = 50) throws(StoreError) -> [ScanEvent] {
+        try database.perform("read scan events") {
+            try database.dbWriter.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM scan_events WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, max(0, min(limit, 1000))])
+                    .map(ScanEvent.init(row:))
+            }
+        }
+    }
+
     public func count() throws(StoreError) -> Int {
         try database.perform("count scan events") {
             try database.dbWriter.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_events") ?? 0 }

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeContract
 import EdgeHTTP
 
@@ -56,7 +57,5 @@ public enum SyncAnswer: Sendable, Hashable {
     }
 
     /// Server text goes into the database and the operator's terminal: one line, printable, bounded.
-    static func printable(_ text: String, limit: Int) -> String {
-        String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) }.prefix(limit))
-    }
+    static func printable(_ text: String, limit: Int) -> String { DisplayText.oneLine(text, limit: limit) }
 }

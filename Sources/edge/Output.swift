@@ -1,3 +1,4 @@
+import EdgeCore
 import FoundationEssentials
 import Glibc
 
@@ -42,34 +43,6 @@ enum Output {
         }
     }
 
-    /// Payloads are attacker-controlled: control characters (escape sequences, NUL, CR) are
-    /// shown as \u{..} so a code cannot rewrite the operator's terminal or fake extra lines.
-    /// Invisible format characters (Unicode Cf: the bidi embeddings, overrides and isolates
-    /// U+202A–U+202E and U+2066–U+2069, the marks U+200E/U+200F/U+061C, zero-width U+200B, BOM
-    /// U+FEFF) and the line/paragraph separators U+2028/U+2029 are escaped the same way (issue
-    /// #16): shown raw they reorder or hide what the operator reads ("gpj.exe" shown as "exe.jpg").
-    static func printable(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            if isShown(scalar) {
-                if scalar == "\\" || scalar == "\"" { out += "\\" }
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            }
-        }
-        return out
-    }
-
-    private static func isShown(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x20..<0x7F: return true
-        case 0..<0xA0: return false
-        default:
-            switch scalar.properties.generalCategory {
-            case .format, .lineSeparator, .paragraphSeparator, .control: return false
-            default: return true
-            }
-        }
-    }
+    /// Payloads are attacker-controlled: escaped by the rules every screen shares (DisplayText).
+    static func printable(_ s: String) -> String { DisplayText.escaped(s) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeEnrollment
+import EdgeKiosk
 import EdgeReceiving
 import Logging
 
@@ -9,7 +10,7 @@ import Logging
 struct RunCommand: BridgedAsyncCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the station: cameras, scan events, outbox sender, puller, push relay, metrics.",
+        abstract: "Run the station: cameras, scan events, outbox sender, puller, push relay, metrics, the kiosk.",
         discussion: """
         Runs until SIGTERM or SIGINT (stops taking frames, finishes the transaction in flight,
         closes connections, exits 0). SIGHUP reloads the configuration: cameras, payload classes
@@ -17,6 +18,11 @@ struct RunCommand: BridgedAsyncCommand {
         configuration stays. Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and
         STOPPING=1. What cannot start yet (no camera, no backend, no vault secret) is retried,
         and `edge status` says what is missing.
+
+        The kiosk (local web UI and its JSON API, models/kiosk-api.openapi.json) is served on
+        http://127.0.0.1:8080 unless edge.json's `ui.listen` says otherwise; `edge status`
+        shows the address. Beyond loopback it needs ui.tls_certificate, ui.tls_key and an
+        operator PIN in the vault (`edge vault put ui.pin`).
 
         State: $EDGE_STATE_DIR, station.state_dir, systemd's StateDirectory, /var/lib/edge for
         root, else ~/.local/state/edge. Logs: one key=value line per event on stderr.
@@ -37,8 +43,13 @@ struct RunCommand: BridgedAsyncCommand {
         dependencies.logger = Logger(label: "edge") { KeyValueLogHandler(label: $0) }
         do {
             // The clinic's capability runs on clinic stations (and on stations that are both).
-            if file.station.station.role != .dock { dependencies.capabilities.append(try EnrollmentCapability(configuration: file.station)) }
-            if file.station.station.role != .clinic { dependencies.capabilities.append(try ReceivingCapability(configuration: file.station)) }
+            let role = file.station.station.role
+            let enrollment = role != .dock ? try EnrollmentCapability(configuration: file.station) : nil
+            let receiving = role != .clinic ? try ReceivingCapability(configuration: file.station) : nil
+            if let enrollment { dependencies.capabilities.append(enrollment) }
+            if let receiving { dependencies.capabilities.append(receiving) }
+            // The kiosk (UI-1) shows both; registered last, so they are in place when it starts.
+            dependencies.capabilities.append(try KioskCapability(configuration: file.station, receiving: receiving, enrollment: enrollment))
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)

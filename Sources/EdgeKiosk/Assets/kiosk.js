@@ -1,0 +1,402 @@
+// The kiosk's script (UI-5..7): live updates over Server-Sent Events, the forms sent to the JSON
+// API with the page's CSRF token, keyboard-wedge input, the linking-code hints and the cooldown.
+// Plain JavaScript, no inline script anywhere (the Content-Security-Policy forbids it), and no
+// HTML built from strings: text goes in with textContent, regions are re-read from the server.
+'use strict';
+
+(function () {
+  const page = document.body.dataset.page;
+  const $ = (selector, root) => (root || document).querySelector(selector);
+
+  function token() { return $('meta[name="csrf-token"]').content; }
+
+  function say(text) { const r = $('#announce'); r.textContent = ''; setTimeout(() => { r.textContent = text; }, 30); }
+  function alarm(text) { const r = $('#alert'); r.textContent = ''; setTimeout(() => { r.textContent = text; }, 30); }
+
+  async function api(path, body) {
+    let response;
+    try {
+      response = await fetch(path, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token() },
+        body: JSON.stringify(body || {})
+      });
+    } catch (e) {
+      return { ok: false, status: 0, json: { error: { code: 'offline', message: 'The station agent cannot be reached. It may be restarting; try again in a moment.' } } };
+    }
+    let json = {};
+    try { json = await response.json(); } catch (e) { json = {}; }
+    return { ok: response.ok, status: response.status, json: json };
+  }
+
+  function errorText(result) {
+    return (result.json && result.json.error && result.json.error.message) || ('The request failed (' + result.status + ').');
+  }
+
+  // Regions are re-read from the server's own page, so there is one renderer (the templates).
+  async function refresh(names) {
+    let html;
+    try {
+      const response = await fetch(location.pathname, { credentials: 'same-origin' });
+      if (!response.ok) return;
+      html = await response.text();
+    } catch (e) { return; }
+    const fresh = new DOMParser().parseFromString(html, 'text/html');
+    const meta = $('meta[name="csrf-token"]', fresh);
+    if (meta) $('meta[name="csrf-token"]').content = meta.content;
+    for (const name of names) {
+      const now = $('[data-region="' + name + '"]');
+      const next = $('[data-region="' + name + '"]', fresh);
+      if (now && next) { now.replaceWith(document.importNode(next, true)); }
+    }
+    decorate();
+  }
+
+  // Sponsor colours arrive as data attributes (#RRGGBB, checked by the server) and are applied
+  // through the CSSOM, which the policy allows, rather than as inline styles, which it does not.
+  function decorate() {
+    for (const el of document.querySelectorAll('[data-primary]')) {
+      if (el.dataset.primary) el.style.setProperty('--sponsor-primary', el.dataset.primary);
+      if (el.dataset.secondary) el.style.setProperty('--sponsor-secondary', el.dataset.secondary);
+    }
+  }
+
+  // ---- live updates (UI-5) ----
+  let lastScan = ($('[data-last-scan]') || { dataset: {} }).dataset.lastScan || '';
+  let knownStart = $('meta[name="started-at"]').content;
+  function connect() {
+    const source = new EventSource('/api/v1/events' + (lastScan ? '?after=' + encodeURIComponent(lastScan) : ''));
+    const state = $('#connection');
+    source.addEventListener('hello', (e) => {
+      const hello = JSON.parse(e.data);
+      $('meta[name="csrf-token"]').content = hello.csrf_token;
+      state.dataset.state = 'live'; state.textContent = 'Live';
+      if (String(hello.started_at) !== String(knownStart)) {
+        // The agent restarted while this page stayed open: catch up on everything.
+        knownStart = hello.started_at;
+        refresh(['recent-scans', 'cameras', 'lookup', 'enrollments', 'status']);
+        say('Reconnected to the station agent.');
+      }
+    });
+    source.addEventListener('scan', (e) => {
+      lastScan = e.lastEventId || lastScan;
+      const scan = JSON.parse(e.data);
+      if (page === 'dock') refresh(['recent-scans', 'cameras']);
+      if (page === 'clinic' && scan.class === 'linking-code') say('A linking code was read by camera ' + scan.camera + '.');
+    });
+    source.addEventListener('lookup', () => { if (page === 'dock') cameraLookup(); });
+    source.addEventListener('enrollment', () => { if (page === 'clinic') refresh(['enrollments']); });
+    source.addEventListener('status', () => {
+      if (page === 'dock') refresh(['cameras']);
+      if (page === 'status') refresh(['status']);
+    });
+    source.onerror = () => { state.dataset.state = 'down'; state.textContent = 'Reconnecting…'; };
+  }
+
+  // A label read by the camera while the operator works on an order must not wipe the work: the
+  // same order again is ignored, and another label waits behind a button until the operator opens it.
+  function formTouched() {
+    const form = $('#grn-form');
+    if (!form || form.dataset.confirmed) return false;
+    if (form.dataset.photo) return true;
+    for (const field of form.querySelectorAll('input, select')) { if (field.value !== '') return true; }
+    return false;
+  }
+
+  async function cameraLookup() {
+    let lookup;
+    try {
+      const response = await fetch('/api/v1/dock/lookup', { credentials: 'same-origin' });
+      if (!response.ok) return;
+      lookup = await response.json();
+    } catch (e) { return; }
+    const shown = $('#order');
+    if (lookup.kind === 'order' && shown && lookup.order && lookup.order.po_number === shown.dataset.po) return;
+    if (formTouched()) {
+      const notice = $('#new-label');
+      const label = lookup.kind === 'order' && lookup.order ? lookup.order.po_number : lookup.kind;
+      notice.replaceChildren();
+      const text = document.createElement('span');
+      text.textContent = 'The camera read another label (' + label + '). ';
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.id = 'open-new-label';
+      open.textContent = 'Open it';
+      notice.append(text, open);
+      notice.hidden = false;
+      say(text.textContent + 'Your entries are kept until you open it.');
+      return;
+    }
+    await showLookup();
+  }
+
+  async function showLookup() {
+    await refresh(['lookup']);
+    $('#grn-result').hidden = true;
+    $('#new-label').hidden = true;
+    announceLookup();
+  }
+
+  function announceLookup() {
+    const heading = $('#lookup-title');
+    const error = $('#lookup-error p');
+    if (error) { alarm(error.textContent); return; }
+    if (heading) say(heading.textContent + ' opened.');
+    const first = $('#grn-form input[name^="received-"]');
+    if (first) first.focus();
+  }
+
+  // ---- dock (UI-2) ----
+  async function lookUp(text) {
+    const result = await api('/api/v1/dock/scans', { text: text });
+    if (!result.ok) { alarm(errorText(result)); return; }
+    await showLookup();
+  }
+
+  function showResult(json) {
+    const box = $('#grn-result');
+    box.replaceChildren();
+    box.dataset.outcome = json.outcome;
+    const head = document.createElement('h2');
+    const words = { applied: 'Sent: the backend applied it.', queued: 'Queued offline: ' + json.waiting + ' waiting to be sent.',
+      conflict: 'Conflict: the order changed on the server.', rejected: 'Refused by the backend.' };
+    head.textContent = words[json.outcome] || json.outcome;
+    box.append(head);
+    const message = document.createElement('p');
+    message.textContent = json.message;
+    box.append(message);
+    if (json.outcome !== 'queued') {
+      const waiting = document.createElement('p');
+      waiting.textContent = json.waiting + ' waiting to be sent.';
+      box.append(waiting);
+    }
+    if (json.conflict) {
+      const list = document.createElement('ul');
+      list.id = 'conflict';
+      if (json.conflict.server_summary) { const li = document.createElement('li'); li.textContent = 'Server: ' + json.conflict.server_summary; list.append(li); }
+      for (const line of json.conflict.lines || []) { const li = document.createElement('li'); li.textContent = line.text; list.append(li); }
+      box.append(list);
+    }
+    box.hidden = false;
+    box.tabIndex = -1;
+    box.focus();
+    (json.outcome === 'applied' || json.outcome === 'queued' ? say : alarm)(head.textContent + ' ' + json.message);
+  }
+
+  async function confirmReceipt(form) {
+    const lines = [];
+    for (const row of form.querySelectorAll('tr[data-line]')) {
+      const n = row.dataset.line;
+      const received = form.elements['received-' + n].value.trim();
+      const flag = form.elements['flag-' + n].value;
+      const note = form.elements['note-' + n].value;
+      if (received === '' && flag === '' && note === '') continue;
+      lines.push({ line_no: Number(n), received: received, discrepancy: flag || null, note: note || null });
+    }
+    if (lines.length === 0) { alarm('Enter the received quantity of at least one line.'); return; }
+    const photos = form.dataset.photo ? [form.dataset.photo] : [];
+    const button = $('#confirm-grn');
+    button.disabled = true;
+    say('Confirming…');
+    const result = await api('/api/v1/dock/grns', { po_number: form.dataset.po, lines: lines, photos: photos });
+    button.disabled = false;
+    if (!result.ok) { alarm(errorText(result)); return; }
+    // Confirmed once: a second press would be a second receipt. The next label opens a fresh form.
+    form.dataset.confirmed = 'true';
+    button.disabled = true;
+    button.textContent = 'Confirmed';
+    showResult(result.json);
+  }
+
+  async function takePhoto(button) {
+    button.disabled = true;
+    say('Taking a photo…');
+    const result = await api('/api/v1/dock/photos', { camera: button.dataset.camera || null });
+    button.disabled = false;
+    if (!result.ok) { alarm(errorText(result)); return; }
+    const form = $('#grn-form');
+    form.dataset.photo = result.json.id;
+    const img = $('#photo-preview');
+    img.src = '/api/v1/dock/photos/' + encodeURIComponent(result.json.id);
+    img.hidden = false;
+    $('#remove-photo').hidden = false;
+    button.textContent = 'Retake photo';
+    say('Photo taken (' + result.json.width + ' by ' + result.json.height + '). It is sent with the receipt.');
+  }
+
+  // ---- clinic (UI-3) ----
+  let cooldownTimer = null;
+  function startCooldown(seconds, message) {
+    const box = $('#cooldown');
+    const button = $('#enroll-button');
+    const until = Date.now() + seconds * 1000;
+    clearInterval(cooldownTimer);
+    const tick = () => {
+      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+      if (left === 0) { clearInterval(cooldownTimer); box.hidden = true; button.disabled = false; say('You can try again now.'); return; }
+      box.textContent = message + ' Try again in ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') + '.';
+      box.hidden = false;
+      button.disabled = true;
+    };
+    tick();
+    cooldownTimer = setInterval(tick, 1000);
+  }
+
+  let checkSerial = 0;
+  async function checkCode(input) {
+    const serial = ++checkSerial;
+    const typed = input.value;
+    const hint = $('#code-hint');
+    if (typed.trim() === '') { hint.textContent = 'Type or scan the code, e.g. AB-CDE-FGHJK.'; hint.dataset.state = ''; return; }
+    const result = await api('/api/v1/clinic/code-check', { code: typed });
+    if (serial !== checkSerial || input.value !== typed) return;  // the coordinator typed on
+    if (!result.ok) { hint.textContent = errorText(result); return; }
+    const check = result.json;
+    hint.dataset.state = check.complete ? 'complete' : 'incomplete';
+    hint.textContent = check.complete ? 'Ready: ' + check.display + '. Press Enter to validate.' : (check.message || '');
+    if (check.display && check.display !== typed && check.display.length <= 12) input.value = check.display;
+  }
+
+  function showEnrollment(json) {
+    const box = $('#enroll-result');
+    box.replaceChildren();
+    box.dataset.state = json.state;
+    const head = document.createElement('h2');
+    const words = { ENROLLED: 'Enrolled', STUDY_START_PENDING: 'Linked: Study Start pending', PERSONAL_USE: 'Not linked', LINKING_PENDING: 'Linking…',
+      NOT_PARTICIPATING: 'Not participating' };
+    head.textContent = (words[json.state] || json.state) + ' · ' + json.masked_code;
+    box.append(head);
+    if (json.sponsor) {
+      const sponsor = document.createElement('div');
+      sponsor.id = 'sponsor';
+      sponsor.className = 'sponsor';
+      const name = document.createElement('strong');
+      name.textContent = json.sponsor.name;
+      const contact = document.createElement('p');
+      contact.textContent = json.sponsor.phone + ' · ' + json.sponsor.email;
+      sponsor.append(name, contact);
+      if (/^#[0-9a-fA-F]{6}$/.test(json.sponsor.colors.primary)) sponsor.style.setProperty('--sponsor-primary', json.sponsor.colors.primary);
+      if (/^#[0-9a-fA-F]{6}$/.test(json.sponsor.colors.secondary)) sponsor.style.setProperty('--sponsor-secondary', json.sponsor.colors.secondary);
+      box.append(sponsor);
+    }
+    box.hidden = false;
+    say(head.textContent + (json.sponsor ? '. Sponsor ' + json.sponsor.name + '.' : '.'));
+  }
+
+  function showRefusal(result) {
+    const box = $('#enroll-result');
+    box.replaceChildren();
+    box.dataset.state = 'refused';
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.id = 'enroll-error';
+    p.dataset.code = (result.json.error && result.json.error.code) || '';
+    p.textContent = errorText(result);
+    box.append(p);
+    box.hidden = false;
+    alarm(p.textContent);
+    if (result.json.error && result.json.error.retry_after) {
+      startCooldown(result.json.error.retry_after, 'Too many attempts. Please wait 5 minutes before trying again.');
+    }
+  }
+
+  async function enroll(form, source) {
+    const input = $('#code-input');
+    const code = input.value;
+    if (code.trim() === '') { alarm('Type or scan the linking code first.'); input.focus(); return; }
+    const reenroll = form.elements.reenroll.value;
+    const button = $('#enroll-button');
+    button.disabled = true;
+    say('Validating the code with the sponsor…');
+    const result = await api('/api/v1/clinic/enrollments', { code: code, source: source || 'typed', reenroll: reenroll ? Number(reenroll) : null });
+    if (!(result.json.error && result.json.error.retry_after)) button.disabled = false;
+    if (!result.ok) { showRefusal(result); return; }
+    // Validated: the code leaves the screen; only its masked form is shown from now on.
+    input.value = '';
+    $('#code-hint').textContent = 'Type or scan the code, e.g. AB-CDE-FGHJK.';
+    form.elements.reenroll.value = '';
+    $('#reenroll-note').hidden = true;
+    showEnrollment(result.json);
+    refresh(['enrollments']);
+  }
+
+  async function enrollmentAction(button) {
+    const id = button.dataset.id;
+    if (button.dataset.action === 'reenroll') {
+      $('#reenroll').value = id;
+      const note = $('#reenroll-note');
+      note.textContent = 'Re-enrolling ' + button.dataset.masked + ': scan or type the same patient\'s new code.';
+      note.hidden = false;
+      $('#code-input').focus();
+      say(note.textContent);
+      return;
+    }
+    button.disabled = true;
+    const result = await api('/api/v1/clinic/enrollments/' + encodeURIComponent(id) + '/' + button.dataset.action, {});
+    button.disabled = false;
+    if (!result.ok) { alarm(errorText(result)); return; }
+    say('Enrollment ' + result.json.masked_code + ': ' + result.json.state.replace(/_/g, ' ').toLowerCase() + '.');
+    refresh(['enrollments']);
+  }
+
+  // ---- keyboard wedge (UI-6): a scanner types fast and ends with Enter ----
+  let wedge = ''; let wedgeAt = 0;
+  document.addEventListener('keydown', (e) => {
+    const target = e.target;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+    const now = Date.now();
+    if (now - wedgeAt > 50) wedge = '';
+    wedgeAt = now;
+    if (e.key === 'Enter' && wedge.length >= 4) {
+      const text = wedge; wedge = '';
+      e.preventDefault();
+      if (page === 'dock') lookUp(text);
+      // A scanner's text is normalised as scanned (ENR-2: only letters and digits are kept).
+      if (page === 'clinic') { $('#code-input').value = text; enroll($('#enroll-form'), 'scanned'); }
+      return;
+    }
+    if (e.key.length === 1) wedge += e.key;
+  });
+
+  // ---- wiring (delegated: regions are replaced as they update) ----
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    e.preventDefault();
+    if (form.id === 'scan-form') {
+      const input = $('#scan-input');
+      const text = input.value;
+      input.value = '';
+      if (text.trim() !== '') lookUp(text);
+    } else if (form.id === 'grn-form') {
+      confirmReceipt(form);
+    } else if (form.id === 'enroll-form') {
+      enroll(form);
+    } else if (form.id === 'login-form') {
+      api('/api/v1/session', { pin: form.elements.pin.value }).then((result) => {
+        form.elements.pin.value = '';
+        if (result.ok) location.assign('/'); else alarm(errorText(result));
+      });
+    }
+  });
+  document.addEventListener('click', (e) => {
+    const button = e.target.closest('button');
+    if (!button) return;
+    if (button.id === 'take-photo') takePhoto(button);
+    else if (button.id === 'open-new-label') showLookup();
+    else if (button.id === 'remove-photo') {
+      const form = $('#grn-form');
+      delete form.dataset.photo;
+      $('#photo-preview').hidden = true;
+      button.hidden = true;
+      $('#take-photo').textContent = 'Take photo';
+      say('Photo removed.');
+    } else if (button.dataset.action) enrollmentAction(button);
+  });
+  let checkTimer = null;
+  document.addEventListener('input', (e) => {
+    if (e.target.id === 'code-input') { clearTimeout(checkTimer); checkTimer = setTimeout(() => checkCode(e.target), 120); }
+  });
+
+  decorate();
+  if (page !== 'login') connect();
+})();

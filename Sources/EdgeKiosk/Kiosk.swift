@@ -1,0 +1,116 @@
+import EdgeAgent
+import EdgeCore
+import EdgeCrypto
+import EdgeEnrollment
+import EdgeImaging
+import EdgeReceiving
+import FoundationEssentials
+import Synchronization
+
+/// What the kiosk's pages and API reach (UI-1): the running agent and the capabilities the
+/// station's role enables. It holds no rules of its own: every decision is the capability's
+/// (Enrollments, ReceivingDock), and the screen shows what they answer.
+public final class Kiosk: Sendable {
+    let agent: Agent
+    let settings: KioskSettings
+    let checks: KioskGuard
+    let receiving: ReceivingCapability?
+    let enrollment: EnrollmentCapability?
+    let startedAt: Double
+    let photos = PendingPhotos()
+    let pages: KioskPages
+    private let streams = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
+    private let nextStream = Atomic<Int>(0)
+
+    init(agent: Agent, settings: KioskSettings, receiving: ReceivingCapability?, enrollment: EnrollmentCapability?) throws {
+        self.agent = agent
+        self.settings = settings
+        self.receiving = receiving
+        self.enrollment = enrollment
+        let vault = agent.vault
+        let pinName = settings.pinSecret
+        checks = try KioskGuard(settings: settings, pin: { (try? vault?.secret(pinName)) ?? nil })
+        startedAt = Date().timeIntervalSince1970
+        pages = try KioskPages()
+    }
+
+    var role: StationSettings.Role { agent.configuration.station.role }
+    var servesDock: Bool { receiving != nil && role != .clinic }
+    var servesClinic: Bool { enrollment != nil && role != .dock }
+    var feed: KioskFeed? { servesDock ? receiving?.feed : nil }
+    var dock: ReceivingDock? { servesDock ? receiving?.dock.withLock({ $0 }) : nil }
+    var enrollments: Enrollments? { servesClinic ? enrollment?.enrollments.enrollments : nil }
+
+    /// The first camera configured: the dock's photo camera unless the request names another.
+    var firstCamera: String? { agent.configuration.station.cameras.first?.name }
+
+    /// Cameras up/down and the queue, for the `status` event (a small document every few seconds).
+    func liveStatus() -> [UInt8] {
+        struct Live: Encodable {
+            struct Camera: Encodable {
+                let name: String
+                let up: Bool
+                let detail: String?
+            }
+            let cameras: [Camera]
+            let queueDepth: Int?
+            enum CodingKeys: String, CodingKey {
+                case cameras
+                case queueDepth = "queue_depth"
+            }
+        }
+        let snapshot = agent.state.current
+        let cameras = snapshot.cameras.values.sorted { $0.name < $1.name }.map { Live.Camera(name: $0.name, up: $0.up, detail: $0.detail.map(KioskPages.shown)) }
+        let depth = try? agent.outbox.status().depth
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(Live(cameras: cameras, queueDepth: depth))).map(Array.init) ?? Array("{}".utf8)
+    }
+
+    // MARK: live streams
+
+    /// Registers an event stream; `finishStreams` ends it when the agent stops, so a browser's
+    /// open EventSource never holds the server's graceful shutdown.
+    func openStream() -> (Int, AsyncStream<String>, AsyncStream<String>.Continuation) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        let id = nextStream.wrappingAdd(1, ordering: .relaxed).newValue
+        streams.withLock { $0[id] = continuation }
+        return (id, stream, continuation)
+    }
+
+    func closeStream(_ id: Int) {
+        _ = streams.withLock { $0.removeValue(forKey: id) }
+    }
+
+    func finishStreams() {
+        let all = streams.withLock { streams in defer { streams = [:] }; return Array(streams.values) }
+        for continuation in all { continuation.finish() }
+    }
+}
+
+/// Photos taken at the kiosk and not yet confirmed with a GRN (UI-2: preview, retake): in memory
+/// only, at most `limit`, the oldest dropped first. A confirmed GRN writes its photos to the
+/// PhotoStore; what is never confirmed is gone with the process.
+final class PendingPhotos: Sendable {
+    struct Photo: Sendable {
+        let id: String
+        let camera: String
+        let image: GrayImage
+        let jpeg: [UInt8]
+        let takenAt: Double
+    }
+
+    static let limit = ReceivingDock.maxPhotos
+    private let photos = Mutex<[Photo]>([])
+
+    func add(_ photo: Photo) {
+        photos.withLock { photos in
+            photos.append(photo)
+            if photos.count > Self.limit { photos.removeFirst(photos.count - Self.limit) }
+        }
+    }
+
+    func photo(_ id: String) -> Photo? { photos.withLock { $0.first { $0.id == id } } }
+
+    func remove(_ ids: [String]) { photos.withLock { $0.removeAll { ids.contains($0.id) } } }
+}

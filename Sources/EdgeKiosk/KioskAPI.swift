@@ -1,0 +1,296 @@
+import EdgeAgent
+import EdgeCore
+import EdgeEnrollment
+import EdgeImaging
+import EdgePayloads
+import EdgeReceiving
+import EdgeCrypto
+import FoundationEssentials
+import Hummingbird
+import NIOCore
+
+/// The JSON API under `/api/v1` (UI-1, models/kiosk-api.openapi.json). The pages call it through
+/// /static/kiosk.js; scripts on the station can too, with the same checks (KioskGuard).
+///
+/// Decision (UI-7, "the API can do nothing the screen cannot"): every route here is one a control
+/// on a page calls, and each calls the capability the screen's action does; there is no route for
+/// anything else (no raw outbox, vault or configuration access).
+struct KioskAPI: Sendable {
+    let kiosk: Kiosk
+
+    /// Request bodies are small JSON objects; a GRN of 999 lines with notes fits in 1 MiB.
+    static let maxBody = 1 << 20
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("/api/v1")
+        api.get("session") { _, _ in session() }
+        api.post("session") { request, _ in try await logIn(request) }
+        api.get("status") { _, _ in status() }
+        api.get("events") { request, _ in KioskEvents(kiosk: kiosk).response(request) }
+        api.post("dock/scans") { request, _ in try await dockScan(request) }
+        api.get("dock/lookup") { _, _ in try currentLookup() }
+        api.post("dock/photos") { request, _ in try await takePhoto(request) }
+        api.get("dock/photos/:id") { _, context in try photo(context.parameters.require("id")) }
+        api.post("dock/grns") { request, _ in try await confirm(request) }
+        api.get("dock/grns/:key") { _, context in try outcome(context.parameters.require("key")) }
+        api.post("clinic/code-check") { request, _ in try await codeCheck(request) }
+        api.get("clinic/enrollments") { _, _ in try enrollmentList() }
+        api.post("clinic/enrollments") { request, _ in try await enroll(request) }
+        api.post("clinic/enrollments/:id/check") { _, context in try await check(context.parameters.require("id", as: Int64.self)) }
+        api.post("clinic/enrollments/:id/cancel") { _, context in try cancel(context.parameters.require("id", as: Int64.self)) }
+    }
+
+    // MARK: session and status
+
+    func session() -> Response {
+        let configuration = kiosk.agent.configuration
+        return KioskResponse.json(KioskDocuments.Session(csrfToken: kiosk.checks.csrfToken, role: configuration.station.role.rawValue,
+                                                         station: KioskPages.shown(configuration.station.name), startedAt: kiosk.startedAt))
+    }
+
+    func logIn(_ request: Request) async throws -> Response {
+        struct Body: Decodable { let pin: String }
+        guard kiosk.settings.requiresPIN else {
+            throw KioskError(.notFound, "This kiosk listens on loopback only and needs no PIN.", status: .notFound)
+        }
+        let body = try await Self.decode(Body.self, request, limit: 256)
+        let cookie = try kiosk.checks.logIn(pin: body.pin)
+        var response = session()
+        response.headers[.setCookie] = cookie
+        return response
+    }
+
+    /// The same document as `edge status --json` (UI-4).
+    func status() -> Response {
+        let status = StationStatus.collect(kiosk.agent.configuration)
+        let bytes = (try? status.json()) ?? Array("{}".utf8)
+        return KioskResponse.bytes(bytes, contentType: "application/json")
+    }
+
+    // MARK: dock (UI-2)
+
+    private func requireDock() throws -> ReceivingDock {
+        guard let dock = kiosk.dock else {
+            throw KioskError(.notThisStation, "This station is not a receiving dock (station.role in edge.json).", status: .notFound)
+        }
+        return dock
+    }
+
+    /// A label typed or sent by a keyboard-wedge scanner: looked up as a camera read is, and made
+    /// the dock's current lookup.
+    func dockScan(_ request: Request) async throws -> Response {
+        struct Body: Decodable { let text: String }
+        let dock = try requireDock()
+        let text = KioskPages.trimmed(try await Self.decode(Body.self, request).text)
+        guard !text.isEmpty, text.utf8.count <= 4096 else {
+            throw KioskError(.badRequest, "Scan or type a label (at most 4096 bytes).", status: .unprocessableContent)
+        }
+        let className = KioskLookup.typedClass(text, classifier: dock.classifier)
+        let lookup = await KioskLookup.lookUp(text, className: className, camera: KioskLookup.keyboard, seenAt: dock.now, dock: dock)
+        kiosk.feed?.publish(lookup)
+        return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+    }
+
+    func currentLookup() throws -> Response {
+        let dock = try requireDock()
+        guard let lookup = kiosk.feed?.latest else {
+            throw KioskError(.notFound, "Nothing scanned yet.", status: .notFound)
+        }
+        return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+    }
+
+    /// A still from the dock camera the agent streams (preview; taking another is the retake).
+    func takePhoto(_ request: Request) async throws -> Response {
+        struct Body: Decodable { let camera: String? }
+        _ = try requireDock()
+        let body = try await Self.decode(Body.self, request)
+        guard let camera = body.camera ?? kiosk.firstCamera else {
+            throw KioskError(.camera, "This station has no camera configured for photos.", status: .unprocessableContent)
+        }
+        let image: GrayImage
+        do {
+            image = try await kiosk.agent.still(camera: camera)
+        } catch let error as CameraSupervisor.StillError {
+            throw KioskError(.camera, error.message, status: .serviceUnavailable)
+        }
+        let jpeg: [UInt8]
+        do {
+            jpeg = try JPEGEncoder.encode(image)
+        } catch {
+            throw KioskError(.camera, "The photo could not be encoded as JPEG: \(error.reason)", status: .internalServerError)
+        }
+        let id = KioskGuard.hex(try Random.bytes(16))
+        kiosk.photos.add(.init(id: id, camera: camera, image: image, jpeg: jpeg, takenAt: Date().timeIntervalSince1970))
+        return KioskResponse.json(KioskDocuments.Photo(id: id, camera: camera, width: image.width, height: image.height, bytes: jpeg.count))
+    }
+
+    func photo(_ id: String) throws -> Response {
+        guard let photo = kiosk.photos.photo(id) else {
+            throw KioskError(.notFound, "No such photo (photos not confirmed are kept until the agent restarts).", status: .notFound)
+        }
+        return KioskResponse.bytes(photo.jpeg, contentType: "image/jpeg")
+    }
+
+    /// RCV-2 through the dock: validated, queued with its photos in one transaction, sent by the
+    /// agent's outbox; waits a few seconds for the answer so the screen can say "applied".
+    func confirm(_ request: Request) async throws -> Response {
+        struct Line: Decodable {
+            let lineNo: Int
+            let received: String
+            let discrepancy: String?
+            let note: String?
+            enum CodingKeys: String, CodingKey {
+                case received, discrepancy, note
+                case lineNo = "line_no"
+            }
+        }
+        struct Body: Decodable {
+            let poNumber: String
+            let lines: [Line]
+            let photos: [String]?
+            enum CodingKeys: String, CodingKey {
+                case lines, photos
+                case poNumber = "po_number"
+            }
+        }
+        let dock = try requireDock()
+        let body = try await Self.decode(Body.self, request)
+        guard !body.lines.isEmpty, body.lines.count <= GRNDraft.maxLines else {
+            throw KioskError(.badRequest, "Enter the received quantity of at least one line.", status: .unprocessableContent)
+        }
+        let ids = body.photos ?? []
+        guard ids.count <= ReceivingDock.maxPhotos else {
+            throw KioskError(.badRequest, "A GRN takes at most \(ReceivingDock.maxPhotos) photos.", status: .unprocessableContent)
+        }
+        var images: [GrayImage] = []
+        for id in ids {
+            guard let photo = kiosk.photos.photo(id) else {
+                throw KioskError(.notFound, "A photo of this GRN is no longer held (the agent restarted?); take it again.", status: .unprocessableContent)
+            }
+            images.append(photo.image)
+        }
+        do throws(ReceivingError) {
+            // The CLI's line grammar (N=QTY:FLAG:NOTE) with its checks and messages, so the screen
+            // and `edge receive` refuse the same things with the same words.
+            let lines = try body.lines.map { line throws(ReceivingError) in
+                try GRNDraft.parseLine("\(line.lineNo)=\(line.received):\(line.discrepancy ?? ""):\(line.note ?? "")")
+            }
+            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images)
+            kiosk.photos.remove(ids)
+            let wait = min(dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait, 10)
+            let outcome = try await GRNDelivery.awaitOutcome(confirmation.idempotencyKey, dock: dock, wait: wait)
+            let photos = confirmation.photos.map { (try? dock.photos.photo($0.sha256)) ?? $0 }
+            let waiting = (try? kiosk.agent.outbox.status().depth) ?? 0
+            return KioskResponse.json(KioskDocuments.Confirmation(document: ConfirmationDocument(confirmation, outcome: outcome, photos: photos), waiting: waiting))
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    func outcome(_ key: String) throws -> Response {
+        let dock = try requireDock()
+        do throws(ReceivingError) {
+            let outcome = try dock.outcome(key)
+            let document: KioskDocuments.Outcome
+            switch outcome {
+            case .applied: document = .init(idempotencyKey: key, outcome: outcome.name, reason: nil, conflict: nil)
+            case .queued(let reason), .rejected(let reason): document = .init(idempotencyKey: key, outcome: outcome.name, reason: reason, conflict: nil)
+            case .conflict(let report): document = .init(idempotencyKey: key, outcome: outcome.name, reason: nil, conflict: report)
+            }
+            return KioskResponse.json(document)
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    // MARK: clinic (UI-3)
+
+    private func requireEnrollments() throws -> Enrollments {
+        guard let enrollments = kiosk.enrollments else {
+            throw KioskError(.notThisStation, "This station is not a clinic station, or its enrollment part is not running (see Status).", status: .notFound)
+        }
+        return enrollments
+    }
+
+    /// ENR-2 / ENR-3 as the coordinator types: nothing is stored, logged or sent anywhere.
+    func codeCheck(_ request: Request) async throws -> Response {
+        struct Body: Decodable { let code: String }
+        let enrollments = try requireEnrollments()
+        let typed = try await Self.decode(Body.self, request, limit: 1024).code
+        let normalized = LinkingCodeNormalizer.normalize(typed, source: .typed)
+        let valid = normalized.filter { LinkingCodeAlphabet.characters.contains($0) }.count
+        var display = ""
+        for (index, character) in normalized.enumerated() {
+            if index == LinkingCodeAlphabet.prefixLength || index == 5 { display.append("-") }
+            display.append(character)
+        }
+        let check: KioskDocuments.CodeCheck
+        do {
+            let code = try LinkingCodeValidator.validate(normalized: normalized, sponsors: enrollments.sponsors)
+            check = .init(display: code.formatted, characters: valid, complete: true, message: nil, sponsorID: code.sponsor.sponsorID)
+        } catch {
+            check = .init(display: KioskPages.shown(display), characters: valid, complete: false, message: normalized.isEmpty ? nil : error.message, sponsorID: nil)
+        }
+        return KioskResponse.json(check)
+    }
+
+    func enrollmentList() throws -> Response {
+        let enrollments = try requireEnrollments()
+        do throws(EnrollmentError) {
+            return KioskResponse.json(EnrollmentDocument.List(enrollments: try enrollments.store.all().map(EnrollmentDocument.init)))
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    func enroll(_ request: Request) async throws -> Response {
+        /// `source`: `typed` (default) or `scanned` (a keyboard-wedge scanner), normalised as ENR-2 says.
+        struct Body: Decodable { let code: String; let source: String?; let reenroll: Int64? }
+        let enrollments = try requireEnrollments()
+        let body = try await Self.decode(Body.self, request, limit: 1024)
+        guard let source = LinkingCodeInputSource(rawValue: body.source ?? "typed") else {
+            throw KioskError(.badRequest, "source is typed or scanned.", status: .unprocessableContent)
+        }
+        do throws(EnrollmentError) {
+            let enrollment = try await enrollments.enroll(input: body.code, source: source, reenrolling: body.reenroll)
+            return KioskResponse.json(EnrollmentDocument(enrollment))
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    func check(_ id: Int64) async throws -> Response {
+        let enrollments = try requireEnrollments()
+        do throws(EnrollmentError) {
+            return KioskResponse.json(EnrollmentDocument(try await enrollments.check(id)))
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    func cancel(_ id: Int64) throws -> Response {
+        let enrollments = try requireEnrollments()
+        do throws(EnrollmentError) {
+            return KioskResponse.json(EnrollmentDocument(try enrollments.cancel(id)))
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    // MARK: bodies
+
+    /// The body as `T`, refusing more than `limit` bytes before it is read whole.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int = maxBody) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch {
+            throw KioskError(.badRequest, "The request body is larger than \(limit) bytes.", status: .contentTooLarge)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw KioskError(.badRequest, "The request body is not the JSON this call takes (see models/kiosk-api.openapi.json).", status: .badRequest)
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import EdgeAgent
+import EdgeCore
+import EdgeEnrollment
+import EdgeReceiving
+import EdgeStore
+import FoundationEssentials
+import Mustache
+
+/// The kiosk's pages (UI-2..4), rendered on the server from the templates embedded in the binary
+/// (Assets/*.mustache; `{{...}}` escapes HTML). Each page is whole and usable as served; kiosk.js
+/// adds the live updates and sends the forms to the API. Text from payloads and servers is passed
+/// through DisplayText first, so bidi and invisible characters show as escapes, not as tricks.
+struct KioskPages: Sendable {
+    private let library: MustacheLibrary
+
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, bytes) in [("layout", PackageResources.layout_mustache), ("dock", PackageResources.dock_mustache),
+                              ("clinic", PackageResources.clinic_mustache), ("status", PackageResources.status_mustache),
+                              ("login", PackageResources.login_mustache)] {
+            library.register(try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)), named: name)
+        }
+        self.library = library
+    }
+
+    static let script = PackageResources.kiosk_js
+    static let style = PackageResources.kiosk_css
+
+    func render(_ page: String, title: String, kiosk: Kiosk, context: [String: Any]) -> String {
+        let body = library.render(context, withTemplate: page) ?? ""
+        var nav: [[String: Any]] = []
+        if kiosk.servesDock { nav.append(["href": "/dock", "label": "Dock", "current": page == "dock"]) }
+        if kiosk.servesClinic { nav.append(["href": "/clinic", "label": "Clinic", "current": page == "clinic"]) }
+        nav.append(["href": "/status", "label": "Status", "current": page == "status"])
+        let layout: [String: Any] = ["title": title, "station": KioskPages.shown(kiosk.agent.configuration.station.name), "csrf": kiosk.checks.csrfToken,
+                                     "startedAt": String(kiosk.startedAt), "page": page, "nav": page == "login" ? [] : nav, "body": body]
+        return library.render(layout, withTemplate: "layout") ?? ""
+    }
+
+    // MARK: dock
+
+    func dock(_ kiosk: Kiosk) -> String {
+        let snapshot = kiosk.agent.state.current
+        let cameras: [[String: Any]] = snapshot.cameras.values.sorted { $0.name < $1.name }.map {
+            Self.present(["name": KioskPages.shown($0.name), "up": $0.up, "detail": $0.detail.map(KioskPages.shown)])
+        }
+        let events = (try? kiosk.agent.events.recent(limit: 10)) ?? []
+        let scans: [[String: Any]] = events.map { event in
+            ["id": event.id ?? 0, "text": KioskPages.shown(event.masked), "className": event.className, "camera": KioskPages.shown(event.camera),
+             "time": Self.time(event.capturedAt)]
+        }
+        var context: [String: Any] = ["cameras": cameras, "scans": scans, "lastScan": events.first?.id ?? 0,
+                                      "queueDepth": (try? kiosk.agent.outbox.status().depth) ?? 0]
+        if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
+        }
+        return render("dock", title: "Receiving dock", kiosk: kiosk, context: context)
+    }
+
+    static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String) -> [String: Any] {
+        var out: [String: Any] = ["camera": KioskPages.shown(lookup.camera), "seenAt": time(lookup.seenAt)]
+        switch lookup.content {
+        case .order(let order):
+            let document = OrderDocument(order, now: now)
+            let sourceText: String
+            switch order {
+            case .online: sourceText = "Online: fetched from the backend just now."
+            case .cached(_, let reason): sourceText = "Cached copy from \(document.fetchedAt ?? "earlier") (\(age(document.ageSeconds ?? 0)) old); the backend cannot be reached: \(DisplayText.oneLine(reason))."
+            case .notAvailableOffline(_, let reason): sourceText = "Not available offline: this station has never looked this order up, and the backend cannot be reached (\(DisplayText.oneLine(reason)))."
+            }
+            out["order"] = [
+                "poNumber": KioskPages.shown(document.poNumber), "source": document.source, "sourceText": sourceText, "available": document.available,
+                "status": document.status ?? "", "vendorID": KioskPages.shown(document.vendorID ?? ""), "camera": photoCamera,
+                "lines": (document.lines ?? []).map { line -> [String: Any] in
+                    ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
+                     "ordered": GRNValidator.text(line.ordered), "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit)]
+                },
+            ] as [String: Any]
+        case .vendor(let vendor):
+            let document = LookupDocument(vendor: vendor)
+            out["card"] = card("vendor", heading: "Vendor \(vendor.name)", document: document,
+                               fields: [("Vendor", vendor.vendorID), ("Rating", GRNValidator.text(vendor.rating) + " of 5")])
+        case .material(let material):
+            let document = LookupDocument(material: material)
+            out["card"] = card("material", heading: "Material \(material.code)", document: document,
+                               fields: [("Description", material.description), ("In stock", GRNValidator.text(material.stockLevel) + " " + material.unit),
+                                        ("Price", material.priceTrend.direction.rawValue)])
+        case .product(let product):
+            let document = LookupDocument(product: product)
+            var fields = [("GTIN", product.gtin), ("Kind", product.kind)]
+            if let info = product.product { fields.append(("Name", info.name)) }
+            out["card"] = card("product", heading: product.product.map { "Product \($0.name)" } ?? "Product \(product.gtin)", document: document, fields: fields)
+        case .refused(let code, let message):
+            out["error"] = ["code": code.rawValue, "message": DisplayText.oneLine(message)]
+        }
+        return out
+    }
+
+    private static func card(_ kind: String, heading: String, document: LookupDocument, fields: [(String, String)]) -> [String: Any] {
+        ["kind": kind, "heading": KioskPages.shown(heading), "message": KioskPages.shown(document.message),
+         "fields": fields.map { ["name": $0.0, "value": KioskPages.shown($0.1)] }]
+    }
+
+    // MARK: clinic
+
+    func clinic(_ kiosk: Kiosk) -> String {
+        let list = (try? kiosk.enrollments?.store.all()) ?? []
+        let enrollments: [[String: Any]] = list.sorted { $0.updatedAt > $1.updatedAt }.map { enrollment in
+            let document = EnrollmentDocument(enrollment)
+            var out: [String: Any] = [
+                "id": document.id, "state": document.state, "stateText": Self.stateText(document.state), "maskedCode": document.maskedCode,
+                "canCancel": document.state == "LINKING_PENDING", "canReenroll": document.state == "NOT_PARTICIPATING",
+                "history": document.history.reversed().map { ["at": $0.at, "from": $0.from, "to": $0.to, "cause": KioskPages.shown($0.cause)] },
+            ]
+            if let patient = document.patientID { out["patientID"] = KioskPages.shown(patient) }
+            if let explanation = Self.explanation(document.state) { out["explanation"] = explanation }
+            if let sponsor = document.sponsor {
+                out["sponsor"] = ["name": KioskPages.shown(sponsor.name), "phone": KioskPages.shown(sponsor.phone), "email": KioskPages.shown(sponsor.email),
+                                  "primary": Self.color(sponsor.colors.primary), "secondary": Self.color(sponsor.colors.secondary)]
+            }
+            return out
+        }
+        return render("clinic", title: "Clinic enrollment", kiosk: kiosk, context: ["enrollments": enrollments])
+    }
+
+    static func stateText(_ state: String) -> String {
+        switch state {
+        case "PERSONAL_USE": "Personal use"
+        case "LINKING_PENDING": "Linking…"
+        case "STUDY_START_PENDING": "Study Start pending"
+        case "ENROLLED": "Enrolled"
+        case "NOT_PARTICIPATING": "Not participating (revoked)"
+        default: state
+        }
+    }
+
+    static func explanation(_ state: String) -> String? {
+        switch state {
+        case "STUDY_START_PENDING": "Waiting for the investigator's Study Start approval; the station asks every minute. Data is kept and sent once approved."
+        case "NOT_PARTICIPATING": "Access was revoked. Data is kept; re-enroll with the same patient's new code to send it."
+        case "LINKING_PENDING": "Validation did not finish. Cancel returns the station to personal use."
+        case "ENROLLED": "Enrolled: data is sent to the study."
+        default: nil
+        }
+    }
+
+    /// Sponsor colours reach the page only as #RRGGBB (a server's string never becomes CSS).
+    static func color(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7, bytes[0] == UInt8(ascii: "#"), bytes.dropFirst().allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) })
+        else { return "" }
+        return text
+    }
+
+    // MARK: status
+
+    func status(_ kiosk: Kiosk) -> String {
+        let status = StationStatus.collect(kiosk.agent.configuration)
+        var context: [String: Any] = [
+            "station": KioskPages.shown(status.station), "role": status.role, "running": status.agent.running,
+            "startedAt": status.agent.startedAt.map(Self.time) ?? "",
+            "cameras": status.cameras.map { Self.present(["name": KioskPages.shown($0.name), "device": KioskPages.shown($0.device), "up": $0.up,
+                                                          "detail": $0.detail.map(KioskPages.shown), "frames": $0.frames, "events": $0.events]) },
+            "parts": status.parts.map { Self.present(["name": $0.name, "state": $0.state, "reason": $0.reason.map(KioskPages.shown)]) },
+            "missing": status.missing.map(KioskPages.shown),
+            "vault": status.vault.backend.map { "\($0)" + (status.vault.reason.map { " (\(KioskPages.shown($0)))" } ?? "") }
+                ?? status.vault.error.map { "not available: " + KioskPages.shown($0) } ?? "not open",
+            "lastPush": status.queue?.lastPush.map(Self.time) ?? "never", "lastPull": status.queue?.lastPull.map(Self.time) ?? "never",
+        ]
+        if let queue = status.queue {
+            context["queue"] = Self.present(["depth": queue.depth, "oldest": queue.oldestAgeSeconds.map { Self.age($0) }, "deadLetters": queue.deadLetters,
+                                             "conflicts": queue.conflicts, "paused": queue.paused.map(KioskPages.shown)])
+            context["lastPullError"] = queue.lastPullError.map(KioskPages.shown)
+        }
+        return render("status", title: "Station status", kiosk: kiosk, context: context)
+    }
+
+    func login(_ kiosk: Kiosk) -> String {
+        render("login", title: "Operator PIN", kiosk: kiosk, context: [:])
+    }
+
+    // MARK: text
+
+    /// Payload and server text for a page: invisible and control characters shown as escapes
+    /// (DisplayText); quotes stay, the template escapes HTML.
+    static func shown(_ text: String) -> String { DisplayText.escaped(text, quoting: false) }
+
+    /// A template's values without the absent ones: mustache would print an Optional's `nil`,
+    /// and an absent key is what makes `{{#key}}` sections disappear.
+    static func present(_ values: [String: Any?]) -> [String: Any] { values.compactMapValues { $0 } }
+
+    /// Local time as the station's operators read it.
+    /// Local time as the operators read it: `14:03:27` today, `2026-11-25 14:03` before.
+    static func time(_ epochSeconds: Double) -> String {
+        let stamp = Array(LocalTimestamp.string(epochSeconds: epochSeconds))
+        let today = Array(LocalTimestamp.string(epochSeconds: Date().timeIntervalSince1970))
+        guard stamp.count >= 19, today.count >= 10 else { return String(stamp) }
+        return stamp[0..<10] == today[0..<10] ? String(stamp[11..<19]) : String(stamp[0..<10]) + " " + String(stamp[11..<16])
+    }
+
+    static func age(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 90 { return "\(s) s" }
+        if s < 5400 { return "\(s / 60) min" }
+        if s < 172_800 { return "\(s / 3600) h" }
+        return "\(s / 86400) days"
+    }
+
+    static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

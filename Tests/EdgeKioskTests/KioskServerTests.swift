@@ -1,0 +1,248 @@
+import EdgeAgent
+import EdgeContract
+import EdgeCore
+import EdgeCrypto
+import EdgeEnrollment
+import EdgeKiosk
+import EdgeReceiving
+import EdgeStandin
+import EdgeTestSupport
+import EdgeVault
+import Foundation
+import FoundationNetworking
+import Logging
+import Testing
+
+/// The kiosk's HTTP surface inside the whole station (`buildAgent` with the receiving, enrollment
+/// and kiosk capabilities, as `edge run` composes them) against the stand-in on 127.0.0.1: the
+/// security checks (UI-7), the API the pages use (UI-1..4) and the live stream's resume (UI-5).
+/// The browser tests (Tests/Browser) drive the same through Chromium.
+@Suite(.serialized) struct KioskServerTests {
+    static let token = "kiosk-test-token"
+
+    /// A station with the kiosk on a free loopback port, and the stand-in behind it.
+    final class Station: @unchecked Sendable {
+        let directory: TemporaryDirectory
+        let standin: Standin
+        let agent: Agent
+        let running: Task<Void, any Error>
+        let base: String
+
+        /// `images`: what the dock camera replays (samples/).
+        init(role: String = "both", images: [String] = ["po-code128.png", "vendor.png"]) async throws {
+            directory = try TemporaryDirectory(prefix: "edge-kiosk")
+            standin = Standin(configuration: StandinConfiguration(staticTokens: [KioskServerTests.token], seedDemoData: true))
+            let backend = "http://127.0.0.1:\(try await standin.start())"
+            let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
+            try vault.put(SecureBytes(Array(KioskServerTests.token.utf8)), name: SecretName("sync.token"))
+            let samples = images.map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
+            let path = directory.path + "/edge.json"
+            try Data("""
+                {"station": {"name": "kiosk-1", "role": "\(role)", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1, "repeat_gap": 3600,
+                             "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 5}]},
+                 "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(backend)"}],
+                 "sync": {"base_url": "\(backend)", "connect_timeout": 2, "total_timeout": 5},
+                 "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
+                 "receiving": {"tenant_id": "\(DemoData.tenantID)"},
+                 "ui": {"listen": "127.0.0.1:0"}}
+                """.utf8).write(to: URL(fileURLWithPath: path))
+            let configuration = try StationConfiguration.load(path: path)
+            let receiving = try ReceivingCapability(configuration: configuration)
+            let enrollment = try EnrollmentCapability(configuration: configuration)
+            var dependencies = AgentDependencies()
+            dependencies.environment = [:]
+            dependencies.retryInterval = .milliseconds(200)
+            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
+            dependencies.capabilities = [receiving, enrollment,
+                                         try KioskCapability(configuration: configuration, receiving: receiving, enrollment: enrollment)]
+            agent = try buildAgent(configuration, dependencies: dependencies)
+            let agent = self.agent
+            running = Task { try await agent.run() }
+            var address: String?
+            try await eventually("the kiosk listens") {
+                address = agent.state.current.uiAddress
+                return address != nil
+            }
+            base = address ?? ""
+        }
+
+        func stop() async {
+            await agent.shutdown()
+            _ = try? await running.value
+            await standin.stop(timeout: .seconds(5))
+        }
+
+        func get(_ path: String, headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
+            var request = URLRequest(url: URL(string: base + path)!)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return try await send(request)
+        }
+
+        func post(_ path: String, json: String, token: String? = nil, headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.httpMethod = "POST"
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if let token { request.setValue(token, forHTTPHeaderField: "X-CSRF-Token") }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return try await send(request)
+        }
+
+        private func send(_ request: URLRequest) async throws -> (Int, [String: String], Data) {
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as! HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields { headers[String(describing: name).lowercased()] = String(describing: value) }
+            return (http.statusCode, headers, data)
+        }
+
+        func csrfToken() async throws -> String {
+            let (_, _, data) = try await get("/api/v1/session")
+            return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["csrf_token"] as? String)
+        }
+    }
+
+    static func object(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func errorCode(_ data: Data) -> String? {
+        (((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+    }
+
+    @Test func pagesCarryAStrictPolicyAndNoInlineScriptOrStyle() async throws {
+        let station = try await Station()
+        defer { Task { await station.stop() } }
+        for page in ["/dock", "/clinic", "/status"] {
+            let (status, headers, body) = try await station.get(page)
+            #expect(status == 200, "\(page)")
+            let policy = try #require(headers["content-security-policy"])
+            #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
+            #expect(headers["x-content-type-options"] == "nosniff")
+            #expect(headers["cache-control"] == "no-store")
+            let html = String(decoding: body, as: UTF8.self)
+            // Every script is a file of the kiosk's own; no handler attributes, no style attributes.
+            #expect(html.components(separatedBy: "<script").count - 1 == html.components(separatedBy: "<script src=\"/static/kiosk.js\"").count - 1)
+            #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(page) has an inline handler")
+            #expect(html.range(of: #"\sstyle=""#, options: .regularExpression) == nil, "\(page) has an inline style")
+            #expect(html.contains("aria-live"))
+        }
+        let (status, headers, _) = try await station.get("/static/kiosk.js")
+        #expect(status == 200 && headers["content-type"]?.hasPrefix("text/javascript") == true)
+    }
+
+    @Test func stateChangesNeedTheTokenJSONAndTheKiosksOwnOrigin() async throws {
+        // A camera that sees only a linking code: nothing it reads replaces the typed lookup.
+        let station = try await Station(images: ["linking-code.png"])
+        defer { Task { await station.stop() } }
+        let token = try await station.csrfToken()
+        let body = #"{"text": "\#(DemoData.openOrder)"}"#
+
+        var (status, _, data) = try await station.post("/api/v1/dock/scans", json: body)
+        #expect(status == 403 && Self.errorCode(data) == "csrf")
+        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: String(repeating: "0", count: token.count))
+        #expect(status == 403 && Self.errorCode(data) == "csrf")
+        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": "http://evil.example"])
+        #expect(status == 403 && Self.errorCode(data) == "cross-site")
+        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Sec-Fetch-Site": "cross-site"])
+        #expect(status == 403 && Self.errorCode(data) == "cross-site")
+        (status, _, _) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Content-Type": "text/plain"])
+        #expect(status == 415)
+        // DNS rebinding: a name that resolves to 127.0.0.1 is not the kiosk's.
+        (status, _, _) = try await station.get("/dock", headers: ["Host": "evil.example"])
+        #expect(status == 421)
+        // Nothing of the refused calls reached the dock.
+        #expect(station.standin.requests.filter { $0.path.hasPrefix("/api/barcode") }.isEmpty)
+
+        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": station.base])
+        #expect(status == 200)
+        let lookup = try Self.object(data)
+        #expect(lookup["kind"] as? String == "order" && lookup["camera"] as? String == KioskLookup.keyboard)
+        #expect(((lookup["order"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false)
+        try PythonCheck.validate(json: data, openAPIComponent: "Lookup", document: "models/kiosk-api.openapi.json")
+        // The dock page now shows the order for the operator.
+        let (_, _, page) = try await station.get("/dock")
+        #expect(String(decoding: page, as: UTF8.self).contains("id=\"grn-form\" data-po=\"\(DemoData.openOrder)\""))
+    }
+
+    @Test func aGRNConfirmedThroughTheAPIIsAppliedOnceWithItsPhoto() async throws {
+        let station = try await Station()
+        defer { Task { await station.stop() } }
+        let token = try await station.csrfToken()
+        var (status, _, data) = try await station.post("/api/v1/dock/photos", json: #"{"camera": "dock"}"#, token: token)
+        #expect(status == 200)
+        let photo = try #require(try Self.object(data)["id"] as? String)
+        let (previewStatus, previewHeaders, jpeg) = try await station.get("/api/v1/dock/photos/" + photo)
+        #expect(previewStatus == 200 && previewHeaders["content-type"] == "image/jpeg" && jpeg.starts(with: [0xFF, 0xD8]))
+
+        let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "100", "discrepancy": "short", "note": "2 cartons missing"}], "photos": ["\#(photo)"]}"#
+        (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        let confirmation = try Self.object(data)
+        let key = try #require(confirmation["idempotency_key"] as? String)
+        #expect(confirmation["waiting"] is Int)
+        try PythonCheck.validate(json: data, openAPIComponent: "GRNConfirmation", document: "models/kiosk-api.openapi.json")
+        try await eventually("the GRN applied") {
+            let (_, _, outcome) = try await station.get("/api/v1/dock/grns/" + key)
+            return try Self.object(outcome)["outcome"] as? String == "applied"
+        }
+        #expect(station.standin.backend.applications(ofKey: key) == 1)
+
+        // A quantity the validator refuses comes back with its message, and nothing is queued.
+        (status, _, data) = try await station.post("/api/v1/dock/grns", json: #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "-3"}]}"#, token: token)
+        #expect(status == 422 && Self.errorCode(data) == "invalid-quantity")
+    }
+
+    @Test func theClinicChecksCodesAsTypedAndEnrollsWithoutEverShowingTheCode() async throws {
+        let station = try await Station()
+        defer { Task { await station.stop() } }
+        let token = try await station.csrfToken()
+        var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "ab-7kx-m4"}"#, token: token)
+        #expect(status == 200)
+        var check = try Self.object(data)
+        #expect(check["message"] as? String == "7/10 characters" && check["complete"] as? Bool == false && check["display"] as? String == "AB-7KX-M4")
+        (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQ0"}"#, token: token)
+        check = try Self.object(data)
+        #expect(check["message"] as? String == "Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes.")
+        (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQR"}"#, token: token)
+        #expect(try Self.object(data)["complete"] as? Bool == true)
+
+        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.linkingCode)"}"#, token: token)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(!text.contains(DemoData.linkingCode) && text.contains("AB-***-*****"))
+        try PythonCheck.validate(json: data, openAPIComponent: "Enrollment", document: "models/kiosk-api.openapi.json")
+        let (_, _, page) = try await station.get("/clinic")
+        #expect(!String(decoding: page, as: UTF8.self).contains(DemoData.linkingCode))
+
+        // ENR-5's answer for a refused code, word for word.
+        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.expiredCode)"}"#, token: token)
+        #expect(status == 422)
+        #expect((try Self.object(data)["error"] as? [String: Any])?["message"] as? String == EnrollmentError.invalidCodeMessage)
+    }
+
+    @Test func theLiveStreamSaysHelloAndResumesAfterTheLastScanItSaw() async throws {
+        let station = try await Station(role: "dock")
+        defer { Task { await station.stop() } }
+        try await eventually("the camera recorded two scans") { try station.agent.events.count() >= 2 }
+        let events = try station.agent.events.recent(limit: 10).compactMap(\.id).sorted()
+        let first = try #require(events.first)
+        // Resuming after the first scan gives the later ones and not the first again.
+        let received = try Self.readEvents(station.base + "/api/v1/events", lastEventID: String(first))
+        #expect(received.contains("event: hello") && received.contains("csrf_token"))
+        #expect(received.contains("id: \(events[1])") && !received.contains("id: \(first)\n"))
+        #expect(!received.contains("AB7KXM4PQR"))
+    }
+
+    /// What the event stream sends in `seconds`, read by curl (a real HTTP client that streams).
+    static func readEvents(_ url: String, lastEventID: String, seconds: Int = 3) throws -> String {
+        try Command.shell("curl -sN --max-time \(seconds) -H 'Last-Event-ID: \(lastEventID)' '\(url)' || true")
+    }
+
+    @Test func beyondLoopbackTheSettingsDemandTLS() throws {
+        let config = try StationConfiguration.parse(Data(#"{"ui": {"listen": "0.0.0.0:8443"}}"#.utf8))
+        #expect(throws: StationConfigurationError.self) { _ = try KioskCapability(configuration: config, receiving: nil, enrollment: nil) }
+        let fine = try StationConfiguration.parse(Data(#"{"ui": {"listen": "[::1]:0"}}"#.utf8))
+        #expect(try KioskCapability(configuration: fine, receiving: nil, enrollment: nil).settings.isLoopback)
+    }
+}
