@@ -40,15 +40,18 @@ public enum PythonCheck {
     }
 
     /// Validates `document` against the component schema `name` of models/openapi.json (an
-    /// outbox payload such as ENROLLMENT_EVENT), its `$ref`s resolved within the contract.
-    public static func validate(json document: Data, openAPIComponent name: String) throws {
+    /// outbox payload such as ENROLLMENT_EVENT), its `$ref`s resolved within the contract; or of
+    /// the OpenAPI document `contract` names instead (relative to the package root, e.g.
+    /// models/kiosk-api.openapi.json for the kiosk's answers).
+    public static func validate(json document: Data, openAPIComponent name: String,
+                                document contract: String = "models/openapi.json") throws {
         let script = """
         import json, sys, jsonschema
         contract = json.load(open(sys.argv[1]))
         schema = {"$ref": "#/components/schemas/" + sys.argv[2], "components": contract["components"]}
         jsonschema.Draft202012Validator(schema).validate(json.load(sys.stdin))
         """
-        try Command.run(["python3", "-c", script, PackageFiles.path("models/openapi.json"), name], input: document)
+        try Command.run(["python3", "-c", script, PackageFiles.path(contract), name], input: document)
     }
 
     /// Parses Prometheus text with `prometheus_client.parser`; returns every sample as
