@@ -237,6 +237,11 @@ public final class Agent: Sendable {
     /// Pull now (and at the interval as before).
     public func wakePuller() { pullWake.wake() }
 
+    /// Every read the cameras record, with its text (in memory; the kiosk's clinic screen).
+    public func onCameraRead(_ listener: @escaping @Sendable (CameraSupervisor.CameraRead) -> Void) {
+        cameras.onRead(listener)
+    }
+
     /// The next frame of a configured camera (photo evidence from the kiosk, UI-2).
     public func still(camera: String, timeout: Duration = .seconds(5)) async throws -> GrayImage {
         try await cameras.still(camera: camera, timeout: timeout)

@@ -32,6 +32,9 @@ public final class CameraSupervisor: Service, Sendable {
     /// Stills asked for (the kiosk's photo evidence, UI-2), per camera name: the next frame
     /// that camera's loop takes is copied to each of them.
     private let stills = Mutex<[String: [Still]]>([:])
+    /// Told of every recorded read with its decoded text, in memory only (the kiosk's clinic
+    /// screen takes a linking code held to the camera this way: the database keeps it masked).
+    private let readers = Locked<[@Sendable (CameraRead) -> Void]>([])
 
     public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
                 logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
@@ -54,6 +57,19 @@ public final class CameraSupervisor: Service, Sendable {
         let all = running.withLock { running in defer { running = [:] }; return Array(running.values) }
         for camera in all { camera.stop.set() }
         for camera in all { await camera.finished.value }
+    }
+
+    /// A read as it was recorded, with the text the database does not keep for linking codes.
+    public struct CameraRead: Sendable {
+        public let camera: String
+        public let result: ScanResult
+        public let classification: Classification
+        public let eventID: Int64
+    }
+
+    /// Adds a listener for every recorded read (called on the camera's thread: keep it short).
+    public func onRead(_ listener: @escaping @Sendable (CameraRead) -> Void) {
+        readers.withLock { $0.append(listener) }
     }
 
     /// The next frame `camera` takes, copied (photo evidence from the camera the agent already
@@ -224,6 +240,8 @@ public final class CameraSupervisor: Service, Sendable {
                 snapshot.cameras[camera]?.lastEventAt = event.capturedAt
                 snapshot.cameras[camera]?.lastEvent = event.className + " " + Self.oneLine(event.masked)
             }
+            let read = CameraRead(camera: camera, result: result, classification: classification, eventID: event.id ?? 0)
+            for listener in readers.withLock({ $0 }) { listener(read) }
         } catch {
             // Nothing was written: the code is seen again while it stays in view, after the gap.
             logger.error("scan event not recorded", metadata: ["event": "scan.store_failed", "camera": "\(camera)", "reason": "\(error.message)"])

@@ -3,6 +3,7 @@ import EdgeCore
 import EdgeCrypto
 import EdgeEnrollment
 import EdgeImaging
+import EdgePayloads
 import EdgeReceiving
 import FoundationEssentials
 import Synchronization
@@ -20,6 +21,10 @@ public final class Kiosk: Sendable {
     let photos = PendingPhotos()
     let pages: KioskPages
     private let streams = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
+    /// The last linking code a camera read at the clinic, valid for `heldCodeLifetime` (UI-3:
+    /// "scan a QR"). Only here, in memory: the page sees it masked, the database never in clear.
+    private let heldCode = Mutex<(code: LinkingCode, camera: String, at: Double)?>(nil)
+    static let heldCodeLifetime: Double = 120
     private let nextStream = Atomic<Int>(0)
 
     init(agent: Agent, settings: KioskSettings, receiving: ReceivingCapability?, enrollment: EnrollmentCapability?) throws {
@@ -80,6 +85,41 @@ public final class Kiosk: Sendable {
 
     func closeStream(_ id: Int) {
         _ = streams.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Sends `event` to every open live stream (events only the kiosk knows of).
+    func broadcast(_ event: String) {
+        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    /// A camera read at a clinic station: a linking code is held for the coordinator to validate
+    /// (ENR-2 scanned normalisation, ENR-3 checks); the screen is told the masked code, or why
+    /// the code cannot be used.
+    func cameraRead(_ read: CameraSupervisor.CameraRead) {
+        guard read.classification.className == BuiltInPayloadClass.linkingCode.rawValue, let enrollments else { return }
+        let camera = #"{"camera":"# + Self.jsonString(KioskPages.shown(read.camera))
+        do throws(LinkingCodeError) {
+            let code = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: enrollments.sponsors)
+            heldCode.withLock { $0 = (code, read.camera, Date().timeIntervalSince1970) }
+            broadcast("event: linking-code\ndata: \(camera),\"masked\":\(Self.jsonString(code.description))}\n\n")
+        } catch {
+            broadcast("event: linking-code\ndata: \(camera),\"message\":\(Self.jsonString(error.message))}\n\n")
+        }
+    }
+
+    /// The held code, once: a second validation needs a second read.
+    func takeHeldCode() -> LinkingCode? {
+        let now = Date().timeIntervalSince1970
+        return heldCode.withLock { held in
+            defer { held = nil }
+            guard let current = held, now - current.at <= Self.heldCodeLifetime else { return nil }
+            return current.code
+        }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
     func finishStreams() {

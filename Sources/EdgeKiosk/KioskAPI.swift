@@ -244,15 +244,27 @@ struct KioskAPI: Sendable {
     }
 
     func enroll(_ request: Request) async throws -> Response {
-        /// `source`: `typed` (default) or `scanned` (a keyboard-wedge scanner), normalised as ENR-2 says.
-        struct Body: Decodable { let code: String; let source: String?; let reenroll: Int64? }
+        /// `code` with `source` `typed` (default) or `scanned` (a keyboard-wedge scanner),
+        /// normalised as ENR-2 says; or `camera: true` for the code a camera read last (held by
+        /// the kiosk, never sent to the page).
+        struct Body: Decodable { let code: String?; let source: String?; let camera: Bool?; let reenroll: Int64? }
         let enrollments = try requireEnrollments()
         let body = try await Self.decode(Body.self, request, limit: 1024)
         guard let source = LinkingCodeInputSource(rawValue: body.source ?? "typed") else {
             throw KioskError(.badRequest, "source is typed or scanned.", status: .unprocessableContent)
         }
         do throws(EnrollmentError) {
-            let enrollment = try await enrollments.enroll(input: body.code, source: source, reenrolling: body.reenroll)
+            let enrollment: Enrollment
+            if body.camera == true {
+                guard let code = kiosk.takeHeldCode() else {
+                    throw EnrollmentError(.noCodeSeen, "No linking code was read by the camera in the last 2 minutes; hold the code steady in front of the camera.")
+                }
+                enrollment = try await enrollments.enroll(code, reenrolling: body.reenroll)
+            } else if let code = body.code {
+                enrollment = try await enrollments.enroll(input: code, source: source, reenrolling: body.reenroll)
+            } else {
+                throw EnrollmentError(.localValidation, "Type or scan the linking code first.")
+            }
             return KioskResponse.json(EnrollmentDocument(enrollment))
         } catch {
             throw KioskError(error)

@@ -31,6 +31,7 @@ public struct KioskCapability: AgentCapability {
             }
         }
         let kiosk = try Kiosk(agent: agent, settings: settings, receiving: receiving, enrollment: enrollment)
+        if kiosk.servesClinic { agent.onCameraRead { read in kiosk.cameraRead(read) } }
         agent.state.setPart(name, .running, reason: settings.requiresPIN ? "TLS and operator PIN on \(settings.host):\(settings.port)" : nil)
         return [KioskServer(kiosk: kiosk, logger: agent.logger)]
     }

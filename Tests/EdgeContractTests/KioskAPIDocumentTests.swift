@@ -103,7 +103,7 @@ final class KioskAPIDocumentTests: XCTestCase {
         }
     }
 
-    /// UI-5: the event stream names its events (the design's four and `hello`) and the schema of
+    /// UI-5: the event stream names its events (the design's four, `hello` and `linking-code`) and the schema of
     /// each one's data; a reconnect sends Last-Event-ID.
     func testEventStreamDescribesItsEvents() throws {
         let operation = try XCTUnwrap(operations().first { $0.path == "/api/v1/events" && $0.method == "get" })
@@ -112,7 +112,7 @@ final class KioskAPIDocumentTests: XCTestCase {
         let ok = try XCTUnwrap(object(resolve(object(operation.body["responses"])?["200"])))
         let stream = try XCTUnwrap(object(object(ok["content"])?["text/event-stream"]), "200 is not text/event-stream")
         let events = try XCTUnwrap(object(stream["x-events"]), "no x-events")
-        XCTAssertEqual(Set(events.keys), ["hello", "scan", "lookup", "enrollment", "status"])
+        XCTAssertEqual(Set(events.keys), ["hello", "scan", "lookup", "enrollment", "status", "linking-code"])
         let schemas = object(object(root["components"])?["schemas"]) ?? [:]
         for (name, event) in events {
             let reference = try XCTUnwrap(object(object(event)?["data"])?["$ref"] as? String, name)

@@ -221,6 +221,21 @@ import Testing
         #expect((try Self.object(data)["error"] as? [String: Any])?["message"] as? String == EnrollmentError.invalidCodeMessage)
     }
 
+    @Test func aLinkingCodeHeldToTheCameraIsValidatedWithoutReachingThePage() async throws {
+        let station = try await Station(role: "clinic", images: ["linking-code.png"])
+        defer { Task { await station.stop() } }
+        let token = try await station.csrfToken()
+        try await eventually("the camera read the code") { try station.agent.events.count() >= 1 }
+        let live = try Self.readEvents(station.base + "/api/v1/events", lastEventID: "0", seconds: 1)
+        #expect(!live.contains(DemoData.linkingCode))
+        var (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        #expect(try Self.object(data)["masked_code"] as? String == "AB-***-*****")
+        // Held once: a second validation needs a second read.
+        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+        #expect(status == 422 && Self.errorCode(data) == "no-code-seen")
+    }
+
     @Test func theLiveStreamSaysHelloAndResumesAfterTheLastScanItSaw() async throws {
         let station = try await Station(role: "dock")
         defer { Task { await station.stop() } }

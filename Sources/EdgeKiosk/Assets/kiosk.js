@@ -82,7 +82,22 @@
       lastScan = e.lastEventId || lastScan;
       const scan = JSON.parse(e.data);
       if (page === 'dock') refresh(['recent-scans', 'cameras']);
-      if (page === 'clinic' && scan.class === 'linking-code') say('A linking code was read by camera ' + scan.camera + '.');
+    });
+    // A linking code held to the camera: the kiosk keeps it; the page shows it masked (UI-3).
+    source.addEventListener('linking-code', (e) => {
+      if (page !== 'clinic') return;
+      const read = JSON.parse(e.data);
+      const box = $('#camera-code');
+      const button = $('#validate-scanned');
+      if (read.masked) {
+        $('#camera-code-text').textContent = 'Linking code ' + read.masked + ' read by camera ' + read.camera + '.';
+        button.hidden = false;
+      } else {
+        $('#camera-code-text').textContent = 'Camera ' + read.camera + ': ' + read.message;
+        button.hidden = true;
+      }
+      box.hidden = false;
+      say($('#camera-code-text').textContent);
     });
     source.addEventListener('lookup', () => { if (page === 'dock') cameraLookup(); });
     source.addEventListener('enrollment', () => { if (page === 'clinic') refresh(['enrollments']); });
@@ -303,12 +318,15 @@
   async function enroll(form, source) {
     const input = $('#code-input');
     const code = input.value;
-    if (code.trim() === '') { alarm('Type or scan the linking code first.'); input.focus(); return; }
+    if (source !== 'camera' && code.trim() === '') { alarm('Type or scan the linking code first.'); input.focus(); return; }
     const reenroll = form.elements.reenroll.value;
     const button = $('#enroll-button');
     button.disabled = true;
     say('Validating the code with the sponsor…');
-    const result = await api('/api/v1/clinic/enrollments', { code: code, source: source || 'typed', reenroll: reenroll ? Number(reenroll) : null });
+    const result = await api('/api/v1/clinic/enrollments', source === 'camera'
+      ? { camera: true, reenroll: reenroll ? Number(reenroll) : null }
+      : { code: code, source: source || 'typed', reenroll: reenroll ? Number(reenroll) : null });
+    if (source === 'camera') { $('#camera-code').hidden = true; }
     if (!(result.json.error && result.json.error.retry_after)) button.disabled = false;
     if (!result.ok) { showRefusal(result); return; }
     // Validated: the code leaves the screen; only its masked form is shown from now on.
@@ -383,6 +401,7 @@
     if (!button) return;
     if (button.id === 'take-photo') takePhoto(button);
     else if (button.id === 'open-new-label') showLookup();
+    else if (button.id === 'validate-scanned') enroll($('#enroll-form'), 'camera');
     else if (button.id === 'remove-photo') {
       const form = $('#grn-form');
       delete form.dataset.photo;
