@@ -154,7 +154,7 @@ class Station:
     """One `edge run` with its own state directory, vault (keyfile) and edge.json."""
 
     def __init__(self, bin_dir, work_dir, standin, name="browser", role="both", camera=None, enrollment=None,
-                 listen="127.0.0.1:0"):
+                 receiving=None, listen="127.0.0.1:0"):
         self.edge = os.path.join(bin_dir, "edge")
         if not os.access(self.edge, os.X_OK):
             raise Failure(f"edge is not built at {self.edge} (swift build --build-tests builds it)")
@@ -176,7 +176,7 @@ class Station:
                 {"prefix": "CD", "sponsor_id": "sponsor-cd", "backend_url": standin.url},
             ],
             "sync": {"base_url": standin.url, "connect_timeout": 2, "total_timeout": 4},
-            "receiving": {"tenant_id": TENANT},
+            "receiving": dict({"tenant_id": TENANT}, **(receiving or {})),
             "enrollment": dict({"retry_delay": 0.05, "request_timeout": 2}, **(enrollment or {})),
             "station": {
                 "name": "browser-" + name, "role": role, "state_dir": self.dir, "vault_backend": "keyfile",
@@ -189,7 +189,8 @@ class Station:
             "ui": {"listen": listen},
         }
         self.write_config()
-        put = subprocess.run([self.edge, "vault", "put", "sync.token", "--backend", "keyfile", "--config", self.config_path],
+        put = subprocess.run([self.edge, "vault", "put", "sync.token", "--backend", "keyfile",
+                              "--dir", os.path.join(self.dir, "vault"), "--key-dir", os.path.join(self.dir, "vault-keys")],
                              input=standin.token.encode(), env=self.env, capture_output=True, cwd=self.dir, timeout=60)
         if put.returncode != 0:
             raise Failure(f"edge vault put sync.token failed ({put.returncode}): {put.stderr.decode(errors='replace')}")

@@ -82,6 +82,9 @@ def main():
             fail_setup(f"Chromium at {args.chromium} did not start under Playwright: {error}")
         print(f"browser tests: Chromium {browser.version}, edge from {bin_dir}, work in {work}", flush=True)
         for name, function in selected:
+            stale = os.path.join(shots, f"FAILED-{name}.png")
+            if os.path.exists(stale):
+                os.remove(stale)
             test = Scenario(name, browser, bin_dir, os.path.join(work, name), shots, args.findings)
             began = time.monotonic()
             error = None
@@ -122,6 +125,11 @@ def main():
     for name, _, _ in results:
         shutil.rmtree(os.path.join(work, name), ignore_errors=True)
     return 0
+
+
+def brief(error):
+    """An assertion's message without Playwright's call log (the HTML seen follows it)."""
+    return str(error).split("Call log:")[0].strip()
 
 
 class Scenario:
@@ -181,10 +189,26 @@ class Scenario:
         return list(self.requests_seen.get(id(page), []))
 
     def shot(self, page, screen):
-        """The screen at 1280x800 landscape and 800x1280 portrait."""
+        """The screen at 1280x800 landscape and 800x1280 portrait; at each, the layout checks of
+        UI-6: nothing wider than the screen (no sideways scrolling on a kiosk) and touch targets
+        at least 40 px high."""
         for orientation, size in (("landscape", self.LANDSCAPE), ("portrait", self.PORTRAIT)):
             page.set_viewport_size(size)
             page.screenshot(path=os.path.join(self.shots, f"{screen}-{orientation}.png"))
+            layout = page.evaluate("""() => {
+                const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
+                const small = Array.from(document.querySelectorAll('button, input:not([type=hidden]), select, nav a'))
+                    .filter(e => e.offsetParent !== null && !e.closest('[hidden]'))
+                    .filter(e => e.getBoundingClientRect().height < 40)
+                    .map(e => e.outerHTML.slice(0, 120) + ' (' + Math.round(e.getBoundingClientRect().height) + ' px high)');
+                return {wide: wide, width: document.documentElement.scrollWidth, small: small};
+            }""")
+            if layout["wide"]:
+                self.finding(f"{screen} at {size['width']}x{size['height']}: the page is {layout['width']} px wide, wider than the "
+                             "screen (sideways scrolling on a kiosk)", page, "main")
+            if layout["small"]:
+                self.finding(f"{screen} at {size['width']}x{size['height']}: touch targets under 40 px high: {layout['small'][:5]}",
+                             page, "main")
         page.set_viewport_size(self.LANDSCAPE)
 
     # -- checks
@@ -203,7 +227,7 @@ class Scenario:
         try:
             check()
         except (AssertionError, Failure) as error:
-            raise Failure(f"{what}: {error}\nURL {page.url}\nHTML of {selector}:\n{self.html(page, selector)}") from None
+            raise Failure(f"{what}: {brief(error)}\nURL {page.url}\nHTML of {selector}:\n{self.html(page, selector)}") from None
 
     def soft(self, what, check, page, selector):
         """A check whose failure is recorded (the scenario fails) while the scenario goes on."""
@@ -211,7 +235,7 @@ class Scenario:
         try:
             check()
         except (AssertionError, Failure) as error:
-            self.finding(f"{what}: {str(error).strip()}", page, selector)
+            self.finding(f"{what}: {brief(error)}", page, selector)
 
     def finding(self, what, page, selector):
         message = f"{what}\nURL {page.url}\nHTML of {selector}:\n{self.html(page, selector)}"
