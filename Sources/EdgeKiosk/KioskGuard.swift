@@ -9,8 +9,10 @@ import Synchronization
 /// - every state-changing request (anything but GET/HEAD) must carry the page's CSRF token in
 ///   `X-CSRF-Token`, be JSON (a cross-site form cannot send that without a CORS preflight, which
 ///   the kiosk never answers), and must not come from another origin (`Origin`, `Sec-Fetch-Site`);
-/// - beyond loopback, every page and call but the login needs a session opened with the operator
-///   PIN (`POST /api/v1/session`): an HttpOnly, Secure, SameSite=Strict cookie.
+/// - on loopback, only requests addressed to a loopback address or `localhost` (DNS rebinding);
+/// - beyond loopback (or with `require_pin`), every page and call but the login needs a session
+///   opened with the operator PIN (`POST /api/v1/session`): an HttpOnly, SameSite=Strict cookie,
+///   Secure with TLS. Wrong PINs: five a minute, then a minute's wait.
 ///
 /// Decision: one token per process, not per session. On loopback there is no session to bind it
 /// to; the token's job is to prove the request came from a page the kiosk served, which a page
@@ -125,7 +127,10 @@ final class KioskGuard: RouterMiddleware, Sendable {
             sessions = sessions.filter { $0.value > now }
             sessions[id] = now + Self.sessionLifetime
         }
-        return "\(Self.sessionCookie)=\(id); Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=\(Int(Self.sessionLifetime))"
+        // Secure whenever the kiosk speaks TLS (always beyond loopback); a PIN on plain loopback
+        // (`require_pin`) keeps the cookie on this machine anyway.
+        let secure = settings.tlsCertificate != nil ? " Secure;" : ""
+        return "\(Self.sessionCookie)=\(id); Path=/; HttpOnly;\(secure) SameSite=Strict; Max-Age=\(Int(Self.sessionLifetime))"
     }
 
     static func cookie(_ name: String, in header: String) -> String? {

@@ -65,8 +65,10 @@ struct KioskPages: Sendable {
             let sourceText: String
             switch order {
             case .online: sourceText = "Online: fetched from the backend just now."
-            case .cached(_, let reason): sourceText = "Cached copy from \(document.fetchedAt ?? "earlier") (\(age(document.ageSeconds ?? 0)) old); the backend cannot be reached: \(DisplayText.oneLine(reason))."
-            case .notAvailableOffline(_, let reason): sourceText = "Not available offline: this station has never looked this order up, and the backend cannot be reached (\(DisplayText.oneLine(reason)))."
+            case .cached(let cached, let reason):
+                sourceText = "Cached copy from \(time(cached.fetchedAt)) (\(age(document.ageSeconds ?? 0)) old); the backend cannot be reached: \(sentence(reason))"
+            case .notAvailableOffline(_, let reason):
+                sourceText = "Not available offline: this station has never looked this order up, and the backend cannot be reached: \(sentence(reason))"
             }
             out["order"] = [
                 "poNumber": KioskPages.shown(document.poNumber), "source": document.source, "sourceText": sourceText, "available": document.available,
@@ -97,8 +99,11 @@ struct KioskPages: Sendable {
     }
 
     private static func card(_ kind: String, heading: String, document: LookupDocument, fields: [(String, String)]) -> [String: Any] {
+        // The rest of what `edge lookup` prints (contact, recent orders, prices, GTIN check): one
+        // wording for the terminal and the screen.
         ["kind": kind, "heading": KioskPages.shown(heading), "message": KioskPages.shown(document.message),
-         "fields": fields.map { ["name": $0.0, "value": KioskPages.shown($0.1)] }]
+         "fields": fields.map { ["name": $0.0, "value": KioskPages.shown($0.1)] },
+         "details": document.text.dropFirst().map { KioskPages.shown(KioskPages.trimmed($0)) }]
     }
 
     // MARK: clinic
@@ -204,6 +209,13 @@ struct KioskPages: Sendable {
         if s < 5400 { return "\(s / 60) min" }
         if s < 172_800 { return "\(s / 3600) h" }
         return "\(s / 86400) days"
+    }
+
+    /// Server text as the end of a sentence: one line, one final period.
+    static func sentence(_ text: String) -> String {
+        var line = trimmed(DisplayText.oneLine(shown(text)))
+        while line.hasSuffix(".") { line.removeLast() }
+        return line + "."
     }
 
     static func trimmed(_ text: String) -> String {

@@ -17,26 +17,29 @@ public struct KioskSettings: Sendable, Hashable, Decodable {
     public var pinSecret: String
     /// Set false to run a station without a screen (the UI is not served).
     public var enabled: Bool
+    /// Ask for the operator PIN on loopback too (a kiosk in a public place); always on beyond it.
+    public var requirePIN: Bool
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
     public static let defaultPinSecret = "ui.pin"
 
     public init(host: String = defaultHost, port: Int = defaultPort, tlsCertificate: String? = nil, tlsKey: String? = nil,
-                pinSecret: String = defaultPinSecret, enabled: Bool = true) {
+                pinSecret: String = defaultPinSecret, enabled: Bool = true, requirePIN: Bool = false) {
         self.host = host
         self.port = port
         self.tlsCertificate = tlsCertificate
         self.tlsKey = tlsKey
         self.pinSecret = pinSecret
         self.enabled = enabled
+        self.requirePIN = requirePIN
     }
 
     /// True for 127.0.0.0/8 and ::1: only this machine's processes can connect.
     public var isLoopback: Bool { host == "::1" || host.hasPrefix("127.") }
 
     /// Beyond loopback the PIN guards every page and call (TLS keeps it and the session private).
-    public var requiresPIN: Bool { !isLoopback }
+    public var requiresPIN: Bool { requirePIN || !isLoopback }
 
     enum CodingKeys: String, CodingKey {
         case listen
@@ -44,6 +47,7 @@ public struct KioskSettings: Sendable, Hashable, Decodable {
         case tlsKey = "tls_key"
         case pinSecret = "pin_secret"
         case enabled
+        case requirePIN = "require_pin"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +63,7 @@ public struct KioskSettings: Sendable, Hashable, Decodable {
         tlsKey = try c.decodeIfPresent(String.self, forKey: .tlsKey)
         pinSecret = try c.decodeIfPresent(String.self, forKey: .pinSecret) ?? Self.defaultPinSecret
         enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
+        requirePIN = try c.decodeIfPresent(Bool.self, forKey: .requirePIN) ?? false
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw DecodingError.dataCorruptedError(forKey: .tlsKey, in: c, debugDescription: "tls_certificate and tls_key go together")
         }

@@ -28,13 +28,15 @@ import Testing
         let running: Task<Void, any Error>
         let base: String
 
-        /// `images`: what the dock camera replays (samples/).
-        init(role: String = "both", images: [String] = ["po-code128.png", "vendor.png"]) async throws {
+        /// `images`: what the dock camera replays (samples/); `ui`: the `ui` section.
+        init(role: String = "both", images: [String] = ["po-code128.png", "vendor.png"], ui: String = #"{"listen": "127.0.0.1:0"}"#,
+             pin: String? = nil) async throws {
             directory = try TemporaryDirectory(prefix: "edge-kiosk")
             standin = Standin(configuration: StandinConfiguration(staticTokens: [KioskServerTests.token], seedDemoData: true))
             let backend = "http://127.0.0.1:\(try await standin.start())"
             let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
             try vault.put(SecureBytes(Array(KioskServerTests.token.utf8)), name: SecretName("sync.token"))
+            if let pin { try vault.put(SecureBytes(Array(pin.utf8)), name: SecretName("ui.pin")) }
             let samples = images.map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
             let path = directory.path + "/edge.json"
             try Data("""
@@ -44,7 +46,7 @@ import Testing
                  "sync": {"base_url": "\(backend)", "connect_timeout": 2, "total_timeout": 5},
                  "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
                  "receiving": {"tenant_id": "\(DemoData.tenantID)"},
-                 "ui": {"listen": "127.0.0.1:0"}}
+                 "ui": \(ui)}
                 """.utf8).write(to: URL(fileURLWithPath: path))
             let configuration = try StationConfiguration.load(path: path)
             let receiving = try ReceivingCapability(configuration: configuration)
@@ -252,6 +254,30 @@ import Testing
     /// What the event stream sends in `seconds`, read by curl (a real HTTP client that streams).
     static func readEvents(_ url: String, lastEventID: String, seconds: Int = 3) throws -> String {
         try Command.shell("curl -sN --max-time \(seconds) -H 'Last-Event-ID: \(lastEventID)' '\(url)' || true")
+    }
+
+    /// The PIN path (beyond loopback, or `require_pin`), over TLS with the test CA: every page and
+    /// call wants the session, a wrong PIN is refused and counted, the right one opens it.
+    @Test func withAPINEverythingWaitsForTheOperatorsSessionOverTLS() async throws {
+        let certificates = try TestCertificates()
+        let station = try await Station(images: ["linking-code.png"], ui: """
+            {"listen": "127.0.0.1:0", "require_pin": true, "tls_certificate": "\(certificates.serverCertificate)", "tls_key": "\(certificates.serverKey)"}
+            """, pin: "4711")
+        defer { Task { await station.stop() } }
+        #expect(station.base.hasPrefix("https://127.0.0.1:"))
+        let jar = station.directory.path + "/cookies"
+        func curl(_ arguments: String) throws -> String {
+            try Command.shell("curl -s --cacert '\(certificates.caCertificate)' -b '\(jar)' -c '\(jar)' -o /dev/null -w '%{http_code} %{redirect_url}' \(arguments)")
+        }
+        #expect(try curl("'\(station.base)/dock'").hasPrefix("303 ") )
+        #expect(try curl("'\(station.base)/api/v1/status'") == "401 ")
+        #expect(try curl("'\(station.base)/login'") == "200 ")
+        let post = "-X POST -H 'Content-Type: application/json' -H 'Origin: \(station.base)'"
+        #expect(try curl("\(post) -d '{\"pin\": \"1234\"}' '\(station.base)/api/v1/session'") == "401 ")
+        #expect(try curl("\(post) -d '{\"pin\": \"4711\"}' '\(station.base)/api/v1/session'") == "200 ")
+        #expect(try String(contentsOfFile: jar, encoding: .utf8).contains("edge_kiosk_session"))
+        #expect(try curl("'\(station.base)/dock'") == "200 ")
+        #expect(try curl("'\(station.base)/api/v1/status'") == "200 ")
     }
 
     @Test func beyondLoopbackTheSettingsDemandTLS() throws {
