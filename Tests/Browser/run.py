@@ -152,6 +152,7 @@ class Scenario:
         self.contexts = []
         self.pages = []
         self.requests_seen = {}
+        self.api_calls = []
         self.soft_failures = []
         self.failure = None
         self.stations = []
@@ -176,8 +177,27 @@ class Scenario:
         self.contexts.append(context)
         page = context.new_page()
         self.pages.append(page)
+        # A trace for failure reports: where the focus went and what the live regions said, in order
+        # (injected by Playwright, outside the page's Content-Security-Policy).
+        page.add_init_script("""(() => {
+            const trace = window.__trace = [];
+            const t0 = performance.now();
+            const note = (what) => { trace.push(Math.round(performance.now() - t0) + ' ms ' + what); if (trace.length > 200) trace.shift(); };
+            document.addEventListener('focusin', (e) => note('focus ' + (e.target.id ? '#' + e.target.id : e.target.tagName)), true);
+            document.addEventListener('DOMContentLoaded', () => {
+                for (const id of ['announce', 'alert']) {
+                    const el = document.getElementById(id);
+                    if (el) new MutationObserver(() => { if (el.textContent) note(id + ': ' + el.textContent); }).observe(el, {childList: true, characterData: true, subtree: true});
+                }
+            });
+        })()""")
         urls = self.requests_seen.setdefault(id(page), [])
         page.on("request", lambda request: urls.append(request.url))
+        calls = self.api_calls
+        page.on("response", lambda r: calls.append(f"{r.request.method} {r.url.split('/', 3)[-1]} -> {r.status}")
+                if "/api/v1/" in r.url and "/events" not in r.url else None)
+        page.on("requestfailed", lambda r: calls.append(f"{r.method} {r.url.split('/', 3)[-1]} -> failed {r.failure}")
+                if "/api/v1/" in r.url and "/events" not in r.url else None)
         page.on("pageerror", lambda error: self.soft_failures.append(f"JavaScript error on {page.url}: {error}"))
         response = page.goto(station.url + path)
         if response is None or response.status != 200:
@@ -239,6 +259,11 @@ class Scenario:
 
     def finding(self, what, page, selector):
         message = f"{what}\nURL {page.url}\nHTML of {selector}:\n{self.html(page, selector)}"
+        try:
+            message += f"\nthe page's last API calls: {self.api_calls[-8:]}"
+            message += f"\nfocus and announcements: {page.evaluate('() => (window.__trace || []).slice(-12)')}"
+        except Exception:
+            pass
         self.soft_failures.append(message)
         self.write_finding(message)
 
@@ -246,10 +271,15 @@ class Scenario:
         detail = str(error).strip() or repr(error)
         where = [line for line in trace.splitlines() if "scenarios.py" in line]
         self.failure = detail + (f"\n(at {where[-1].strip()})" if where else "")
-        if self.pages and "HTML of" not in detail:
+        if self.pages:
             page = self.pages[-1]
             try:
-                self.failure += f"\nURL {page.url}\nHTML of main:\n{self.html(page, 'main')}"
+                spoken = page.evaluate("""() => ['#alert', '#announce'].map(s => {
+                    const e = document.querySelector(s); return s + ': ' + JSON.stringify(e ? e.textContent : null) }).join('; ')""")
+                self.failure += f"\nlive regions: {spoken}\nthe page's last API calls: {self.api_calls[-8:]}"
+                self.failure += f"\nfocus and announcements: {page.evaluate('() => (window.__trace || []).slice(-12)')}"
+                if "HTML of" not in detail:
+                    self.failure += f"\nURL {page.url}\nHTML of main:\n{self.html(page, 'main')}"
             except Exception:
                 pass
         for page in self.pages[-1:]:

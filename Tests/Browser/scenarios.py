@@ -713,6 +713,39 @@ def live_update_after_restart(t):
     if navigations or not page.evaluate("() => window.__sameDocument === true"):
         raise Failure(f"the page reloaded or navigated: {navigations}")
 
+    # The stream itself resumes by id across the restart: Last-Event-ID before the first scan
+    # replays the scans recorded by the agent that was stopped.
+    t.soft("GET /api/v1/events with Last-Event-ID replays the scans after that id (also from before the restart)",
+           lambda: read_scan_ids(station, min(int(i) for i in before) - 1, before), page, "#recent-scans")
+
+
+def read_scan_ids(station, last_id, wanted):
+    """Reads /api/v1/events with Last-Event-ID until every id in `wanted` came as a scan event."""
+    import http.client
+    host, port = station.address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=15)
+    connection.request("GET", "/api/v1/events", headers={"Accept": "text/event-stream", "Last-Event-ID": str(last_id)})
+    response = connection.getresponse()
+    if response.status != 200 or "text/event-stream" not in (response.getheader("Content-Type") or ""):
+        raise Failure(f"GET /api/v1/events answered {response.status} {response.getheader('Content-Type')}")
+    seen, event, event_id = set(), None, None
+    try:
+        while not set(wanted) <= seen:
+            line = response.fp.readline().decode(errors="replace").rstrip("\r\n")
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("id:"):
+                event_id = line[3:].strip()
+            elif line == "":
+                if event == "scan" and event_id:
+                    seen.add(event_id)
+                event, event_id = None, None
+    except OSError as error:
+        raise Failure(f"the event stream replayed scan ids {sorted(seen)}, not all of {sorted(wanted)} ({error})") from None
+    finally:
+        connection.close()
+    return True
+
 
 SCENARIOS = [
     ("status-and-empty-dock", status_and_empty_dock),
