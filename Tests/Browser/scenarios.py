@@ -128,7 +128,9 @@ def dock_flow(t):
            lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO, timeout=20_000), page, "#lookup")
 
     # The same label typed by a wedge scanner (the field has autofocus).
-    t.soft("#scan-input has the focus on load", lambda: expect(page.locator("#scan-input")).to_be_focused(), page, "#scan-form")
+    # Autofocus, not the live focus: the camera's read may land after the load and move the focus
+    # to the first quantity, as it should.
+    t.soft("#scan-input has autofocus", lambda: expect(page.locator("#scan-input")).to_have_attribute("autofocus", ""), page, "#scan-form")
     wedge_scan(page, OPEN_PO)
     t.check_html("#order h2 names the PO", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
     expect(page.locator("#order-source")).to_contain_text("Online")
