@@ -1,8 +1,9 @@
 """The kiosk's end-to-end scenarios (issue #14, kiosk.md UI-2..UI-8), each against its own
 stand-in and station so that one scenario's orders, attempts and faults never reach another.
 
-Element ids, texts and API paths follow the design contract (/tmp/kiosk/design.md in the
-session that wrote them; the ids are listed in Tests/Browser/README.md).
+Element ids, texts and API paths are the kiosk's own (Sources/EdgeKiosk/Assets/*.mustache and
+kiosk.js, models/kiosk-api.openapi.json); the messages are the specification's, word for word
+(enrollment.md ENR-3, ENR-5, ENR-7).
 """
 
 from http import server as http_server
