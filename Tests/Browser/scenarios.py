@@ -459,8 +459,8 @@ def clinic_cooldown(t):
 
 
 def clinic_keyboard(t):
-    """UI-6: the clinic flow by keyboard alone: the code, Validate, Check status; and the nav
-    to Status with Tab and Enter."""
+    """UI-6: the clinic flow by keyboard alone: the code, Validate, Check status; a code from a
+    USB scanner typed while nothing is focused; the nav to Status with Tab and Enter."""
     standin = t.standin()
     station = t.station(standin, "clinic-keys", role="clinic")
     station.start()
@@ -479,6 +479,14 @@ def clinic_keyboard(t):
     page.keyboard.press("Enter")
     t.check_html("ENROLLED after Check status (keyboard)",
                  lambda: expect(article).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
+    # A USB scanner with nothing focused: its fast keys and Enter are a scanned code (UI-6).
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.type(LINKING_CODE)  # no delay: a scanner types faster than the 50 ms the page allows between keys
+    page.keyboard.press("Enter")
+    t.check_html("a wedge-scanned code with nothing focused is validated",
+                 lambda: expect(page.locator("#sponsor")).to_contain_text("Study Sponsor AB", timeout=20_000), page, "#enroll-result")
+    no_code_anywhere(t, page, [LINKING_CODE, OTHER_SPONSOR_CODE])
+
     # The nav, by keyboard: Status only, since the station is clinic-only there is no Dock link.
     if page.locator('nav a[href="/dock"]').count():
         t.finding("a clinic-only station shows the Dock link in <nav>", page, "nav")
