@@ -67,6 +67,8 @@ public final class Agent: Sendable {
     /// nil when the vault could not be opened at start (status says why).
     public let vault: StationVault?
     public let logger: Logger
+    /// How long a part that cannot start waits before it is tried again.
+    public let retryInterval: Duration
     private let configurationState: Mutex<StationConfiguration>
     private let cameras: CameraSupervisor
     private let pullWake = WakeSignal()
@@ -78,6 +80,7 @@ public final class Agent: Sendable {
     init(configuration: StationConfiguration, dependencies: AgentDependencies) throws(AgentPartError) {
         let logger = dependencies.logger
         self.logger = logger
+        retryInterval = dependencies.retryInterval
         paths = StationPaths.resolve(configuration, environment: dependencies.environment)
         configurationState = Mutex(configuration)
         try paths.createStateDirectory()
@@ -290,6 +293,14 @@ public final class Agent: Sendable {
             logger.error("configuration refused; the running one stays", metadata: ["event": "agent.reload_refused", "reason": "\(error.message)"])
             throw error
         }
+    }
+
+    /// A capability's part supervised like the agent's own (AGT-1): when it cannot start or ends
+    /// with an error, the reason goes to the state and the log and it is tried again, while every
+    /// other part keeps running (a failing kiosk must not stop the cameras).
+    public func supervised(_ name: String, _ make: @escaping @Sendable () async throws -> any Service) -> any Service {
+        state.setPart(name, .starting)
+        return SupervisedService(name: name, state: state, logger: logger, retryInterval: retryInterval, make: make)
     }
 
     private static func supervised(_ name: String, _ dependencies: AgentDependencies, _ state: AgentState, _ logger: Logger,

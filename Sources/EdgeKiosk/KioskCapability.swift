@@ -26,13 +26,13 @@ public struct KioskCapability: AgentCapability {
         }
         if settings.requiresPIN {
             guard let vault = agent.vault, (try? vault.secret(settings.pinSecret)) ?? nil != nil else {
-                throw KioskError(.pinRequired, "The kiosk listens beyond loopback (\(settings.host)) and needs an operator PIN in the vault: edge vault put \(settings.pinSecret)",
+                throw KioskError(.pinRequired, "The kiosk asks for an operator PIN (\(settings.isLoopback ? "ui.require_pin" : "it listens beyond loopback on \(settings.host)")) and the vault holds none: edge vault put \(settings.pinSecret)",
                                  status: .serviceUnavailable)
             }
         }
         let kiosk = try Kiosk(agent: agent, settings: settings, receiving: receiving, enrollment: enrollment)
         if kiosk.servesClinic { agent.onCameraRead { read in kiosk.cameraRead(read) } }
-        agent.state.setPart(name, .running, reason: settings.requiresPIN ? "TLS and operator PIN on \(settings.host):\(settings.port)" : nil)
-        return [KioskServer(kiosk: kiosk, logger: agent.logger)]
+        let logger = agent.logger
+        return [agent.supervised(name) { KioskServer(kiosk: kiosk, logger: logger) }]
     }
 }

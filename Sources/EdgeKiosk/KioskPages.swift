@@ -58,7 +58,8 @@ struct KioskPages: Sendable {
     }
 
     static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String) -> [String: Any] {
-        var out: [String: Any] = ["camera": KioskPages.shown(lookup.camera), "seenAt": time(lookup.seenAt)]
+        // seenAtRaw: what GET /api/v1/dock/lookup says as seen_at, so the script knows what is on screen.
+        var out: [String: Any] = ["camera": KioskPages.shown(lookup.camera), "seenAt": time(lookup.seenAt), "seenAtRaw": KioskPages.number(lookup.seenAt)]
         switch lookup.content {
         case .order(let order):
             let document = OrderDocument(order, now: now)
@@ -216,6 +217,12 @@ struct KioskPages: Sendable {
         var line = trimmed(DisplayText.oneLine(shown(text)))
         while line.hasSuffix(".") { line.removeLast() }
         return line + "."
+    }
+
+    /// A Double as JSONEncoder writes it (the script compares the two as strings).
+    static func number(_ value: Double) -> String {
+        let encoder = JSONEncoder()
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? String(value)
     }
 
     static func trimmed(_ text: String) -> String {

@@ -24,7 +24,10 @@ struct KioskServer: Service {
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .file(key))
+            // Read as PEM whatever the file is called: NIOSSL's `.file` source guesses the format from
+            // the extension and takes `.key` for DER, the name most PEM keys have.
+            let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
             server = try .tls(.http1(), tlsConfiguration: configuration)
         } else {
             server = .http1()
@@ -32,6 +35,7 @@ struct KioskServer: Service {
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let state = kiosk.agent.state
         let logger = self.logger
+        let partReason = settings.requiresPIN ? "\(scheme) with the operator PIN" : nil
         let app = Application(router: router, server: server,
                               configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil),
                               onServerRunning: { channel in
@@ -39,6 +43,7 @@ struct KioskServer: Service {
                                   let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
                                   let address = "\(scheme)://\(host):\(port)"
                                   state.update { $0.uiAddress = address }
+                                  state.setPart("ui", .running, reason: partReason.map { "\(address), \($0)" } ?? address)
                                   logger.info("kiosk listening", metadata: ["event": "ui.listening", "address": "\(address)"])
                               }, logger: logger)
         // An open event stream must not hold the shutdown: end them all once it begins.

@@ -118,60 +118,74 @@
     return false;
   }
 
-  async function cameraLookup() {
-    let lookup;
-    try {
-      const response = await fetch('/api/v1/dock/lookup', { credentials: 'same-origin' });
-      if (!response.ok) return;
-      lookup = await response.json();
-    } catch (e) { return; }
-    const shown = $('#order');
-    if (lookup.kind === 'order' && shown && lookup.order && lookup.order.po_number === shown.dataset.po) return;
-    if (formTouched()) {
-      const notice = $('#new-label');
-      const label = lookup.kind === 'order' && lookup.order ? lookup.order.po_number : lookup.kind;
-      notice.replaceChildren();
-      const text = document.createElement('span');
-      text.textContent = 'The camera read another label (' + label + '). ';
-      const open = document.createElement('button');
-      open.type = 'button';
-      open.id = 'open-new-label';
-      open.textContent = 'Open it';
-      notice.append(text, open);
-      notice.hidden = false;
-      say(text.textContent + 'Your entries are kept until you open it.');
-      return;
-    }
-    await showLookup();
+  // Lookups reach the screen one at a time, in order: a typed scan's own answer and the live
+  // event it causes must not refresh the order twice (the second would wipe what was typed).
+  let lookupChain = Promise.resolve();
+  function inOrder(step) { lookupChain = lookupChain.then(step, step); return lookupChain; }
+
+  function cameraLookup() {
+    return inOrder(async () => {
+      let lookup;
+      try {
+        const response = await fetch('/api/v1/dock/lookup', { credentials: 'same-origin' });
+        if (!response.ok) return;
+        lookup = await response.json();
+      } catch (e) { return; }
+      const region = $('#lookup');
+      if (region && String(lookup.seen_at) === region.dataset.seenAt) return;  // already on screen
+      const shown = $('#order');
+      if (lookup.kind === 'order' && shown && lookup.order && lookup.order.po_number === shown.dataset.po && formTouched()) return;
+      if (formTouched()) {
+        const notice = $('#new-label');
+        const label = lookup.kind === 'order' && lookup.order ? lookup.order.po_number : lookup.kind;
+        notice.replaceChildren();
+        const text = document.createElement('span');
+        text.textContent = 'The camera read another label (' + label + '). ';
+        const open = document.createElement('button');
+        open.type = 'button';
+        open.id = 'open-new-label';
+        open.textContent = 'Open it';
+        notice.append(text, open);
+        notice.hidden = false;
+        say(text.textContent + 'Your entries are kept until you open it.');
+        return;
+      }
+      await showLookup(false);
+    });
   }
 
-  async function showLookup() {
+  async function showLookup(typed) {
     await refresh(['lookup']);
     $('#grn-result').hidden = true;
     $('#new-label').hidden = true;
-    announceLookup();
+    announceLookup(typed);
   }
 
-  function announceLookup() {
+  // The first quantity takes the focus after a typed scan, or when nothing else has it: a label
+  // the camera reads while someone types must not pull their keystrokes into another field.
+  function announceLookup(typed) {
     const heading = $('#lookup-title');
     const error = $('#lookup-error p');
     if (error) { alarm(error.textContent); return; }
     if (heading) say(heading.textContent + ' opened.');
+    const active = document.activeElement;
+    const idle = !active || active === document.body || (active.id === 'scan-input' && active.value === '');
     const first = $('#grn-form input[name^="received-"]');
-    if (first) first.focus();
+    if (first && (typed || idle)) first.focus();
   }
 
   // ---- dock (UI-2) ----
   async function lookUp(text) {
     const result = await api('/api/v1/dock/scans', { text: text });
     if (!result.ok) { alarm(errorText(result)); return; }
-    await showLookup();
+    await inOrder(() => showLookup(true));
   }
 
   function showResult(json) {
     const box = $('#grn-result');
     box.replaceChildren();
     box.dataset.outcome = json.outcome;
+    box.dataset.key = json.idempotency_key;
     const head = document.createElement('h2');
     const words = { applied: 'Sent: the backend applied it.', queued: 'Queued offline: ' + json.waiting + ' waiting to be sent.',
       conflict: 'Conflict: the order changed on the server.', rejected: 'Refused by the backend.' };
@@ -196,6 +210,33 @@
     box.tabIndex = -1;
     box.focus();
     (json.outcome === 'applied' || json.outcome === 'queued' ? say : alarm)(head.textContent + ' ' + json.message);
+    if (json.outcome === 'queued') followOutcome(json);
+  }
+
+  // A queued receipt is sent by the agent when the backend can be reached: the screen follows it
+  // until the backend answered (applied, conflict or refused), while this order stays open.
+  let following = null;
+  function followOutcome(confirmation) {
+    clearInterval(following);
+    following = setInterval(async () => {
+      const box = $('#grn-result');
+      if (!box || box.hidden || box.dataset.key !== confirmation.idempotency_key) { clearInterval(following); return; }
+      let outcome;
+      try {
+        const response = await fetch('/api/v1/dock/grns/' + encodeURIComponent(confirmation.idempotency_key), { credentials: 'same-origin' });
+        if (!response.ok) return;
+        outcome = await response.json();
+      } catch (e) { return; }
+      if (outcome.outcome === 'queued') return;
+      clearInterval(following);
+      const words = { applied: confirmation.po_number + ': the GRN was applied by the backend.',
+        conflict: (outcome.conflict && outcome.conflict.server_summary) || confirmation.po_number + ' changed on the server; this GRN was not applied.',
+        rejected: confirmation.po_number + ': the backend refused the GRN (' + (outcome.reason || '') + ').' };
+      let waiting = confirmation.waiting;
+      try { const st = await fetch('/api/v1/status', { credentials: 'same-origin' }); waiting = ((await st.json()).queue || {}).depth; } catch (e) { /* keep */ }
+      showResult({ outcome: outcome.outcome, message: words[outcome.outcome] || outcome.outcome, waiting: waiting === undefined ? confirmation.waiting : waiting,
+        conflict: outcome.conflict, idempotency_key: confirmation.idempotency_key, po_number: confirmation.po_number });
+    }, 3000);
   }
 
   async function confirmReceipt(form) {
@@ -400,7 +441,7 @@
     const button = e.target.closest('button');
     if (!button) return;
     if (button.id === 'take-photo') takePhoto(button);
-    else if (button.id === 'open-new-label') showLookup();
+    else if (button.id === 'open-new-label') inOrder(() => showLookup(true));
     else if (button.id === 'validate-scanned') enroll($('#enroll-form'), 'camera');
     else if (button.id === 'remove-photo') {
       const form = $('#grn-form');
