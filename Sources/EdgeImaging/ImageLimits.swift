@@ -8,7 +8,11 @@ public struct ImageLimits: Sendable, Equatable {
     /// Largest accepted file, in bytes. Default 256 MiB.
     public var maxFileBytes: Int
 
-    public init(maxPixels: Int = 64_000_000, maxFileBytes: Int = 256 << 20) {
+    /// The default pixel limit, shared with `WorkBudget` so scan passes derive no image larger
+    /// than the loaders would accept (SCN-10).
+    public static let defaultMaxPixels = 64_000_000
+
+    public init(maxPixels: Int = ImageLimits.defaultMaxPixels, maxFileBytes: Int = 256 << 20) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes
     }

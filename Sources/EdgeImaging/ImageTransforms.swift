@@ -1,19 +1,27 @@
 // Point and neighbourhood operations the scan passes use (SCN-4). All take a view and return a
-// new tightly packed image; none keeps a reference to the input.
+// new tightly packed image; none keeps a reference to the input. Each checks the size of what it
+// allocates against its `WorkBudget` first and the budget's deadline while it runs (SCN-10):
+// the input may be a caller's view (a camera buffer) that no loader has checked.
 
 extension ImageView {
     /// Light-on-dark becomes dark-on-light (inverted QR codes; zbar reads dark modules only).
-    public func inverted() -> GrayImage {
-        map { 255 &- $0 }
+    public func inverted(budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
+        try map(budget: budget, for: "invert") { 255 &- $0 }
     }
 
     /// Linear stretch so the 1st..99th percentile spans 0...255: low-contrast labels (faded
     /// thermal prints, glare) get edges zbar's edge detector can see. Returns nil when the image
     /// is already full-range (the pass would be a repeat of the plain one).
-    public func contrastStretched(lowFraction: Double = 0.01, highFraction: Double = 0.99) -> GrayImage? {
+    public func contrastStretched(lowFraction: Double = 0.01, highFraction: Double = 0.99,
+                                  budget: WorkBudget = .standard) throws(TransformError) -> GrayImage? {
+        let total = try budget.checkSize(width: width, height: height, for: "stretch")
         var histogram = [Int](repeating: 0, count: 256)
-        forEachRow { row in for v in row { histogram[Int(v)] += 1 } }
-        let total = width * height
+        var meter = budget.meter("stretch")
+        for y in 0..<height {
+            let row = y * rowStride
+            for x in 0..<width { histogram[Int(pixels[row + x])] += 1 }
+            try meter.advance(by: width)
+        }
         guard total > 0 else { return nil }
         let lowTarget = Int(Double(total) * lowFraction)
         let highTarget = Int(Double(total) * highFraction)
@@ -33,7 +41,9 @@ extension ImageView {
             let v = (Double(level - low) / span * 255).rounded()
             table[level] = UInt8(max(0, min(255, v)))
         }
-        return table.withUnsafeBufferPointer { t in map { t[Int($0)] } }
+        return try table.withUnsafeBufferPointer { (t) throws(TransformError) -> GrayImage in
+            try map(budget: budget, for: "stretch") { t[Int($0)] }
+        }
     }
 
     /// Adaptive threshold against the local mean over a square window (integral image): evens
@@ -44,16 +54,19 @@ extension ImageView {
     /// `binarize` scan pass wants (measured: zbar reads more photos from it); shape detection
     /// (QR finder patterns) needs solid areas, so with `keepDarkAreas` a pixel whose local mean
     /// is itself below the global (Otsu) threshold is decided by that global threshold.
-    public func binarized(window: Int? = nil, offset: Int = 8, keepDarkAreas: Bool = false) -> GrayImage {
+    public func binarized(window: Int? = nil, offset: Int = 8, keepDarkAreas: Bool = false,
+                          budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
         let w = width, h = height
-        var out = GrayImage(width: w, height: h, fill: 255)
+        var out = try GrayImage(width: w, height: h, fill: 255, budget: budget, for: "binarize")
         guard w > 0, h > 0 else { return out }
         let radius = max(4, (window ?? max(w, h) / 16) / 2)
-        // Integral image with a zero first row/column, as UInt32 (64 MP * 255 fits in UInt64, not
-        // UInt32, so use UInt64 for safety on large frames).
+        // Integral image with a zero first row/column, as UInt64 (64 MP * 255 does not fit in
+        // UInt32). It is the largest buffer of any pass (8 bytes a pixel), so it is checked too.
         let iw = w + 1
-        var integral = [UInt64](repeating: 0, count: iw * (h + 1))
-        integral.withUnsafeMutableBufferPointer { ii in
+        let integralCount = try budget.checkSize(width: iw, height: h + 1, for: "binarize")
+        var integral = [UInt64](repeating: 0, count: integralCount)
+        var meter = budget.meter("binarize")
+        try integral.withUnsafeMutableBufferPointer { (ii) throws(TransformError) in
             for y in 0..<h {
                 var rowSum: UInt64 = 0
                 let src = y * rowStride
@@ -61,11 +74,12 @@ extension ImageView {
                     rowSum += UInt64(pixels[src + x])
                     ii[(y + 1) * iw + x + 1] = ii[y * iw + x + 1] + rowSum
                 }
+                try meter.advance(by: w)
             }
         }
         let global = keepDarkAreas ? otsuThreshold() : 0
-        integral.withUnsafeBufferPointer { ii in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
+        try integral.withUnsafeBufferPointer { (ii) throws(TransformError) in
+            try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
                 for y in 0..<h {
                     let y0 = max(0, y - radius), y1 = min(h, y + radius + 1)
                     for x in 0..<w {
@@ -77,6 +91,7 @@ extension ImageView {
                         let dark = v < mean - offset || (mean < global && v < global)
                         dst[y * w + x] = dark ? 0 : 255
                     }
+                    try meter.advance(by: w)
                 }
             }
         }
@@ -105,11 +120,12 @@ extension ImageView {
     }
 
     /// 3x3 box blur: suppresses sensor noise and halftone dots that break zbar's edge detector.
-    public func blurred() -> GrayImage {
+    public func blurred(budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
         let w = width, h = height
-        var out = GrayImage(width: w, height: h)
+        var out = try GrayImage(width: w, height: h, budget: budget, for: "blur")
         guard w > 2, h > 2 else { return copy() }
-        out.pixels.withUnsafeMutableBufferPointer { dst in
+        var meter = budget.meter("blur")
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
             for y in 0..<h {
                 let ym = max(0, y - 1), yp = min(h - 1, y + 1)
                 for x in 0..<w {
@@ -121,19 +137,23 @@ extension ImageView {
                     }
                     dst[y * w + x] = UInt8(s / 9)
                 }
+                try meter.advance(by: w)
             }
         }
         return out
     }
 
-    /// Applies `transform` to every pixel.
+    /// Applies `transform` to every pixel; `operation` names it in a budget error.
     @inlinable
-    public func map(_ transform: (UInt8) -> UInt8) -> GrayImage {
-        var out = GrayImage(width: width, height: height)
-        out.pixels.withUnsafeMutableBufferPointer { dst in
+    public func map(budget: WorkBudget = .standard, for operation: String = "map",
+                    _ transform: (UInt8) -> UInt8) throws(TransformError) -> GrayImage {
+        var out = try GrayImage(width: width, height: height, budget: budget, for: operation)
+        var meter = budget.meter(operation)
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
             for y in 0..<height {
                 let src = y * rowStride, d = y * width
                 for x in 0..<width { dst[d + x] = transform(pixels[src + x]) }
+                try meter.advance(by: width)
             }
         }
         return out

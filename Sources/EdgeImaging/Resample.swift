@@ -4,13 +4,16 @@
 
 extension ImageView {
     /// Box-filter shrink by an integer factor (each output pixel is the mean of factor x factor).
-    public func downscaled(by factor: Int) -> GrayImage {
-        precondition(factor >= 1, "factor must be positive")
+    public func downscaled(by factor: Int, budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
+        guard factor >= 1 else {
+            throw TransformError(.badParameter, "downscale by \(factor): the factor must be at least 1", context: ["operation": "downscale"])
+        }
         let w = width / factor, h = height / factor
-        var out = GrayImage(width: w, height: h)
+        var out = try GrayImage(width: w, height: h, budget: budget, for: "downscale-\(factor)")
         guard w > 0, h > 0 else { return out }
         let area = factor * factor
-        out.pixels.withUnsafeMutableBufferPointer { dst in
+        var meter = budget.meter("downscale-\(factor)")
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
             var sums = [Int](repeating: 0, count: w)
             for oy in 0..<h {
                 for i in 0..<w { sums[i] = 0 }
@@ -24,19 +27,31 @@ extension ImageView {
                     }
                 }
                 for ox in 0..<w { dst[oy * w + ox] = UInt8(sums[ox] / area) }
+                try meter.advance(by: w * area)
             }
         }
         return out
     }
 
     /// Bilinear enlargement by an integer factor.
-    public func upscaled(by factor: Int) -> GrayImage {
-        precondition(factor >= 1, "factor must be positive")
-        let w = width * factor, h = height * factor
-        var out = GrayImage(width: w, height: h)
+    public func upscaled(by factor: Int, budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
+        let operation = "upscale-\(factor)"
+        guard factor >= 1 else {
+            throw TransformError(.badParameter, "upscale by \(factor): the factor must be at least 1", context: ["operation": "upscale"])
+        }
+        // Each side is checked on its own first: the product check alone would pass a side that
+        // overflowed.
+        let (w, wOverflow) = width.multipliedReportingOverflow(by: factor)
+        let (h, hOverflow) = height.multipliedReportingOverflow(by: factor)
+        guard !wOverflow, !hOverflow else {
+            throw TransformError(.tooLarge, "\(operation) of a \(width) x \(height) image overflows its size; the limit is \(budget.maxPixels) pixels",
+                                 context: ["operation": operation, "width": "\(width)", "height": "\(height)", "limit": "\(budget.maxPixels)"])
+        }
+        var out = try GrayImage(width: w, height: h, budget: budget, for: operation)
         guard width > 0, height > 0 else { return out }
         let f = Double(factor)
-        out.pixels.withUnsafeMutableBufferPointer { dst in
+        var meter = budget.meter(operation)
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
             for y in 0..<h {
                 let sy = max(0, (Double(y) + 0.5) / f - 0.5)
                 let y0 = min(Int(sy), height - 1), y1 = min(y0 + 1, height - 1)
@@ -50,15 +65,19 @@ extension ImageView {
                     let top = p00 + (p01 - p00) * wx, bottom = p10 + (p11 - p10) * wx
                     dst[y * w + x] = UInt8(max(0, min(255, (top + (bottom - top) * wy).rounded())))
                 }
+                try meter.advance(by: w)
             }
         }
         return out
     }
 
-    /// Crops a rectangle (clamped to the image).
+    /// Crops a rectangle (clamped to the image, so never larger than it). Coordinates are
+    /// clamped with saturating arithmetic: `x + cw` of hostile values must not trap.
     public func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayImage {
         let x0 = max(0, min(width, x)), y0 = max(0, min(height, y))
-        let x1 = max(x0, min(width, x + cw)), y1 = max(y0, min(height, y + ch))
+        let xEnd = x.addingReportingOverflow(cw), yEnd = y.addingReportingOverflow(ch)
+        let x1 = max(x0, min(width, xEnd.overflow ? (cw > 0 ? width : 0) : xEnd.partialValue))
+        let y1 = max(y0, min(height, yEnd.overflow ? (ch > 0 ? height : 0) : yEnd.partialValue))
         let w = x1 - x0, h = y1 - y0
         var out = GrayImage(width: w, height: h)
         out.pixels.withUnsafeMutableBufferPointer { dst in

@@ -19,18 +19,27 @@ public struct RotationGeometry: Sendable, Equatable {
 extension ImageView {
     /// Rotates by `degrees` (bilinear, white fill). zbar's linear scanners read 1D codes only near
     /// horizontal or vertical, so a code at 45 degrees needs its image turned (SCN-4).
-    public func rotated(degrees: Double) -> (image: GrayImage, geometry: RotationGeometry) {
+    ///
+    /// The canvas is the rotated bounding box, which for a long thin image is about the square
+    /// of its length (200,000 x 2 at 45 degrees: 141,423 x 141,423); it is computed and checked
+    /// against `budget` before anything is allocated.
+    public func rotated(degrees: Double, budget: WorkBudget = .standard) throws(TransformError) -> (image: GrayImage, geometry: RotationGeometry) {
+        let operation = "rotate by \(degrees) degrees"
+        guard degrees.isFinite else {
+            throw TransformError(.badParameter, "\(operation): the angle must be finite", context: ["operation": operation])
+        }
         let r = degrees * .pi / 180
         let c = cos(r), s = sin(r)
-        let w = Int((abs(Double(width) * c) + abs(Double(height) * s)).rounded(.up))
-        let h = Int((abs(Double(width) * s) + abs(Double(height) * c)).rounded(.up))
+        let w = try budget.checkedSide(abs(Double(width) * c) + abs(Double(height) * s), for: operation)
+        let h = try budget.checkedSide(abs(Double(width) * s) + abs(Double(height) * c), for: operation)
         let geometry = RotationGeometry(degrees: degrees, sourceWidth: width, sourceHeight: height, width: w, height: h)
-        var out = GrayImage(width: w, height: h)
+        var out = try GrayImage(width: w, height: h, budget: budget, for: operation)
         guard width > 1, height > 1 else { return (out, geometry) }
         let cxOut = Double(w) / 2, cyOut = Double(h) / 2
         let cxIn = Double(width) / 2, cyIn = Double(height) / 2
         let maxX = Double(width - 1), maxY = Double(height - 1)
-        out.pixels.withUnsafeMutableBufferPointer { dst in
+        var meter = budget.meter(operation)
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
             for y in 0..<h {
                 let dy = Double(y) + 0.5 - cyOut
                 // Source position for x = 0, then step by (c, s) per output pixel.
@@ -49,6 +58,7 @@ extension ImageView {
                     sx += c
                     sy += s
                 }
+                try meter.advance(by: w)
             }
         }
         return (out, geometry)

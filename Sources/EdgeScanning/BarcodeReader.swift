@@ -19,12 +19,20 @@ public final class BarcodeReader {
     }
 
     /// Reads every code the first successful pass finds in `view`.
+    ///
+    /// Bounded work (SCN-10): every pass computes the size of each image it derives before
+    /// allocating and is not run when that exceeds `options.maxPixels`; a pass still running at
+    /// `options.effectiveTimeLimit` is abandoned and ends the read. When no pass found a code
+    /// and a pass was refused for its size, the read throws `.passTooLarge` naming it, so the
+    /// caller reports that file with a reason instead of a bare "no code".
     public func read(_ view: ImageView) throws(ScanError) -> [ScanResult] {
         let clock = ContinuousClock()
         let start = clock.now
+        let budget = WorkBudget(maxPixels: options.maxPixels, deadline: start + options.effectiveTimeLimit)
         let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats)
         var owned: GrayImage? = nil
-        for (index, pass) in passes.enumerated() {
+        var refused: [(pass: ScanPass, error: TransformError)] = []
+        passLoop: for (index, pass) in passes.enumerated() {
             if index >= options.maxPasses { break }
             if index > 0 && clock.now - start > options.timeBudget { break }
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
@@ -34,14 +42,30 @@ public final class BarcodeReader {
                 scans.append((restoringFNC4(try zbar.scan(view), in: view), .identity))
             } else {
                 let images: [(image: GrayImage, map: PointMap, lines: ScanLines)]
-                if pass.steps.first == .regions {
-                    // Crops come straight from the caller's view.
-                    images = ScanPass(Array(pass.steps.dropFirst())).applyInRegions(of: view)
-                } else {
-                    // Transforms need an owned, packed copy; make it once for all passes.
-                    if owned == nil { owned = view.copy() }
-                    guard let source = owned else { continue }
-                    images = pass.apply(to: source)
+                do throws(TransformError) {
+                    if pass.steps.first == .regions {
+                        // Crops come straight from the caller's view.
+                        images = try ScanPass(Array(pass.steps.dropFirst())).applyInRegions(of: view, budget: budget)
+                    } else {
+                        // Transforms need an owned, packed copy; make it once for all passes. The
+                        // caller's view (a camera buffer) has passed no loader's limit: check it.
+                        if owned == nil {
+                            try budget.checkSize(width: view.width, height: view.height, for: "copying the image")
+                            owned = view.copy()
+                        }
+                        guard let source = owned else { continue }
+                        images = try pass.apply(to: source, budget: budget)
+                    }
+                } catch {
+                    switch error.code {
+                    case .outOfTime:
+                        // The hard time limit: no later pass would be allowed to start either.
+                        break passLoop
+                    case .tooLarge, .badParameter:
+                        // Skipped with its reason; a later, cheaper-shaped pass may still read.
+                        refused.append((pass, error))
+                        continue passLoop
+                    }
                 }
                 for (image, map, lines) in images {
                     zbar.setDensity(density, lines: lines)
@@ -58,7 +82,25 @@ public final class BarcodeReader {
             }.filter { trustLinear || !$0.format.isLinear })
             if !results.isEmpty { return results }
         }
+        if let first = refused.first {
+            throw Self.refusal(first.pass, first.error, others: refused.dropFirst().map(\.pass), view: view)
+        }
         return []
+    }
+
+    /// The per-file error for passes refused by the pixel budget: names the first one, what it
+    /// would have made and the limit, and how many others were refused.
+    static func refusal(_ pass: ScanPass, _ error: TransformError, others: [ScanPass], view: ImageView) -> ScanError {
+        var message = "no code found; pass \(pass) was not run on this \(view.width) x \(view.height) image: \(error.message)"
+        if !others.isEmpty {
+            message += " (\(others.count) more pass\(others.count == 1 ? "" : "es") refused: \(others.map(\.description).joined(separator: ", ")))"
+        }
+        var context = error.context
+        context["pass"] = pass.description
+        context["reason"] = error.code.rawValue
+        context["refusedPasses"] = ([pass] + others).map(\.description).joined(separator: ",")
+        let code: ScanErrorCode = error.code == .tooLarge ? .passTooLarge : .unknownPass
+        return ScanError(code, message, context: context)
     }
 
     public func read(_ image: GrayImage) throws(ScanError) -> [ScanResult] {

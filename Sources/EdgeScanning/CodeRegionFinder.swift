@@ -63,12 +63,15 @@ struct CodeRegionFinder {
     /// Regions to scan, strongest first, or nil when nothing looks like a code or the code-like
     /// places would cost more than `maximumCoverage` of a whole-frame scan (scanning it whole
     /// is then as cheap).
-    func regions(in view: ImageView, maximumCoverage: Double = 0.4) -> [Region]? {
+    ///
+    /// It allocates two grids of one counter per cell (a 256th of the pixels each) and checks
+    /// `budget`'s deadline line by line.
+    func regions(in view: ImageView, maximumCoverage: Double = 0.4, budget: WorkBudget = .standard) throws(TransformError) -> [Region]? {
         let w = view.width, h = view.height
         guard w >= 2 * cell, h >= 2 * cell else { return nil }
         // Codes with modules larger than the dense-run test allows are left to the caller's
         // whole-frame scan: looking at shrunk copies too was measured to find clutter there.
-        let candidates = candidates(in: view).map { (region: grow($0.region, width: w, height: h), score: $0.score) }
+        let candidates = try candidates(in: view, budget: budget).map { (region: grow($0.region, width: w, height: h), score: $0.score) }
             .sorted { $0.score > $1.score }
         var chosen: [Region] = []
         var cost = 0
@@ -91,17 +94,18 @@ struct CodeRegionFinder {
     }
 
     /// Code-like regions of `view`, each with its score (the dense runs through it).
-    private func candidates(in view: ImageView) -> [(region: Region, score: Int)] {
+    private func candidates(in view: ImageView, budget: WorkBudget) throws(TransformError) -> [(region: Region, score: Int)] {
         let w = view.width, h = view.height
         let threshold = edgeThreshold(view)
         let gw = (w + cell - 1) / cell, gh = (h + cell - 1) / cell
-        var rowHits = [Int](repeating: 0, count: gw * gh)
-        var columnHits = [Int](repeating: 0, count: gw * gh)
-        for run in rowRuns(view, threshold: threshold) {
+        let cells = try budget.checkSize(width: gw, height: gh, for: "regions")
+        var rowHits = [Int](repeating: 0, count: cells)
+        var columnHits = [Int](repeating: 0, count: cells)
+        for run in try rowRuns(view, threshold: threshold, budget: budget) {
             let cy = run.line / cell
             for cx in (run.start / cell)...(run.end / cell) { rowHits[cy * gw + cx] += 1 }
         }
-        for run in columnRuns(view, threshold: threshold) {
+        for run in try columnRuns(view, threshold: threshold, budget: budget) {
             let cx = run.line / cell
             for cy in (run.start / cell)...(run.end / cell) { columnHits[cy * gw + cx] += 1 }
         }
@@ -228,10 +232,12 @@ struct CodeRegionFinder {
         return max(16, min(64, median * 5))
     }
 
-    private func rowRuns(_ view: ImageView, threshold: Int) -> [Run] {
+    private func rowRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
         var runs: [Run] = []
         let p = view.pixels, s = view.rowStride, w = view.width
+        var meter = budget.meter("regions")
         for y in Swift.stride(from: step / 2, to: view.height, by: step) {
+            try meter.advance(by: w)
             var tracker = LineTracker()
             let row = y * s
             for x in 1..<(w - 1) {
@@ -244,12 +250,14 @@ struct CodeRegionFinder {
     }
 
     /// Columns are walked row by row (all trackers advance together), so memory is read in order.
-    private func columnRuns(_ view: ImageView, threshold: Int) -> [Run] {
+    private func columnRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
         var runs: [Run] = []
         let p = view.pixels, s = view.rowStride
         let columns = Array(Swift.stride(from: step / 2, to: view.width, by: step))
         var trackers = [LineTracker](repeating: LineTracker(), count: columns.count)
+        var meter = budget.meter("regions")
         for y in 1..<(view.height - 1) {
+            try meter.advance(by: columns.count)
             let above = (y - 1) * s, below = (y + 1) * s
             for (index, x) in columns.enumerated() {
                 let d = Int(p[below + x]) - Int(p[above + x])

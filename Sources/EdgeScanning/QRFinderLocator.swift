@@ -13,13 +13,17 @@ struct QRFinderLocator {
     }
 
     /// Finder patterns in a 0/255 binarised image, strongest first (at most `limit`).
-    static func locate(in image: GrayImage, limit: Int = 8) -> [Finder] {
+    /// The deadline in `budget` is checked row by row: on a noisy image every row can hold
+    /// candidates, and each is confirmed and merged into the list found so far.
+    static func locate(in image: GrayImage, limit: Int = 8, budget: WorkBudget = .standard) throws(TransformError) -> [Finder] {
         var found: [Finder] = []
         let w = image.width, h = image.height
         guard w >= 21, h >= 21 else { return [] }
-        image.pixels.withUnsafeBufferPointer { px in
+        var meter = budget.meter("rectify: finder search")
+        try image.pixels.withUnsafeBufferPointer { (px) throws(TransformError) in
             var starts: [Int] = [], lengths: [Int] = []
             for y in 0..<h {
+                try meter.advance(by: w + found.count)
                 // Run lengths of the row; runs alternate, so a run's colour follows from the first.
                 starts.removeAll(keepingCapacity: true)
                 lengths.removeAll(keepingCapacity: true)

@@ -13,11 +13,16 @@ enum QRRectifier {
     }
 
     /// Up to `limit` rectified images, best-looking finder triple first.
-    static func candidates(from image: GrayImage, limit: Int = 3) -> [Candidate] {
+    /// Each warp is at most (177 + 8) x 4 = 740 px square whatever the input, so its size needs
+    /// no check; the thresholdings and the finder search are the input's size and run within
+    /// `budget` (pixels and deadline).
+    static func candidates(from image: GrayImage, limit: Int = 3, budget: WorkBudget = .standard) throws(TransformError) -> [Candidate] {
         // Finder patterns from both thresholdings: the solid one finds finders larger than the
         // threshold window, the outline one keeps finders whose centre blurred into the ring.
-        var finders = QRFinderLocator.locate(in: image.withView { $0.binarized(keepDarkAreas: true) })
-        for f in QRFinderLocator.locate(in: image.withView { $0.binarized() })
+        let solid = try image.withView { (v) throws(TransformError) in try v.binarized(keepDarkAreas: true, budget: budget) }
+        var finders = try QRFinderLocator.locate(in: solid, budget: budget)
+        let outline = try image.withView { (v) throws(TransformError) in try v.binarized(budget: budget) }
+        for f in try QRFinderLocator.locate(in: outline, budget: budget)
         where !finders.contains(where: { abs($0.x - f.x) < $0.module * 2 && abs($0.y - f.y) < $0.module * 2 }) {
             finders.append(f)
         }
@@ -34,9 +39,14 @@ enum QRRectifier {
         // small grid of positions around that guess (in module units along the code's axes).
         let shifts: [(Double, Double)] = [(0, 0)] + [-4.0, -2, 2, 4].flatMap { dx in [(dx, 0.0)] } + [-4.0, -2, 2, 4].map { (0.0, $0) }
             + [(-2, -2), (2, 2), (-2, 2), (2, -2), (-4, -4), (4, 4), (-4, 4), (4, -4)]
-        return triples.sorted { $0.score < $1.score }.prefix(limit).flatMap { t in
-            shifts.compactMap { warp(image, corner: t.corner, right: t.right, down: t.down, shift: $0) }
+        var out: [Candidate] = []
+        for t in triples.sorted(by: { $0.score < $1.score }).prefix(limit) {
+            for shift in shifts {
+                try budget.checkTime(for: "rectify")
+                if let c = warp(image, corner: t.corner, right: t.right, down: t.down, shift: shift) { out.append(c) }
+            }
         }
+        return out
     }
 
     /// Picks which finder is the corner (top-left) and orders the other two so that, read

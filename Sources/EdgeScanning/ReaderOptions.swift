@@ -1,3 +1,5 @@
+import EdgeImaging
+
 /// Everything that steers one read (zxing-cpp's ReaderOptions shape): which formats, which passes,
 /// and how much effort.
 public struct ReaderOptions: Sendable, Equatable {
@@ -19,17 +21,30 @@ public struct ReaderOptions: Sendable, Equatable {
     public var passes: [ScanPass]?
     /// At most this many passes per image.
     public var maxPasses: Int
-    /// Stop starting new passes once this much time has gone (the running pass finishes).
+    /// Stop starting new passes once this much time has gone (the running pass may finish, up
+    /// to `timeLimit`).
     /// Decision: 1 s, where a person waits for an answer; the camera preset has only two
     /// passes, so this bounds operator-given pass lists (`--passes`) on camera frames.
     public var timeBudget: Duration
+    /// A pass still transforming the image this long after the read began is abandoned, checked
+    /// inside the pass (per band of rows), so a hostile image cannot hold the reader for minutes.
+    /// nil: twice `timeBudget`. Decision: a pass that began within the budget may run past it
+    /// (the budget only stops new passes, so large photos keep their late reads, SCN-11), but
+    /// not without bound. zbar's own scan of one image cannot be interrupted; the pixel budget
+    /// bounds it.
+    public var timeLimit: Duration?
     /// zbar scans every `scanDensity`-th row and column (ZBAR_CFG_X/Y_DENSITY). 1 reads the most;
     /// 2 halves the cost and still finds codes whose narrowest element is 2+ pixels.
     public var scanDensity: Int
+    /// Largest image any pass may derive (padded, scaled, rotated, filtered) or allocate per
+    /// pixel: by default the loaders' limit (`ImageLimits.defaultMaxPixels`, SCN-10). A pass
+    /// that would exceed it is not run (`ScanErrorCode.passTooLarge`).
+    public var maxPixels: Int
 
     public init(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases), eanAddOns: Bool = false,
                 code39CheckDigit: CheckDigitPolicy = .optional, passes: [ScanPass]? = nil,
-                maxPasses: Int = 64, timeBudget: Duration = .seconds(1), scanDensity: Int = 1) {
+                maxPasses: Int = 64, timeBudget: Duration = .seconds(1), scanDensity: Int = 1,
+                maxPixels: Int = ImageLimits.defaultMaxPixels, timeLimit: Duration? = nil) {
         self.formats = formats
         self.eanAddOns = eanAddOns
         self.code39CheckDigit = code39CheckDigit
@@ -37,7 +52,12 @@ public struct ReaderOptions: Sendable, Equatable {
         self.maxPasses = maxPasses
         self.timeBudget = timeBudget
         self.scanDensity = max(1, min(8, scanDensity))
+        self.maxPixels = max(0, maxPixels)
+        self.timeLimit = timeLimit
     }
+
+    /// The hard limit in force: `timeLimit`, or twice `timeBudget`.
+    var effectiveTimeLimit: Duration { timeLimit ?? timeBudget * 2 }
 
     /// A single plain zbar pass: what zbar alone reads (for comparisons and the fastest loops).
     public static func plainOnly(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {

@@ -63,64 +63,82 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// This pass's steps applied to each region `CodeRegionFinder` marks in `view`, cropped
     /// straight from it (the camera preset's first pass needs no copy of the whole frame); none
     /// when it marks none, or so many that they cover most of the image.
-    func applyInRegions(of view: ImageView) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
-        guard let regions = CodeRegionFinder().regions(in: view), !regions.isEmpty else { return [] }
+    func applyInRegions(of view: ImageView, budget: WorkBudget) throws(TransformError) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
+        guard let regions = try CodeRegionFinder().regions(in: view, budget: budget), !regions.isEmpty else { return [] }
         // A later rotation turns the bars: the region's scan direction no longer holds.
         let turned = steps.contains { if case .rotate = $0 { return true } else { return false } }
-        return regions.flatMap { r in
-            apply(to: view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)).map {
-                ($0.image, PointMap.identity.after(.translate(r.x, r.y)).appending($0.map), turned ? .both : r.lines)
+        var out: [(image: GrayImage, map: PointMap, lines: ScanLines)] = []
+        for r in regions {
+            // A crop is never larger than the view it comes from; the steps check their own sizes.
+            let crop = view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
+            for applied in try apply(to: crop, budget: budget) {
+                out.append((applied.image, PointMap.identity.after(.translate(r.x, r.y)).appending(applied.map), turned ? .both : r.lines))
             }
         }
+        return out
     }
 
     /// Applies the steps; returns no image when a step has nothing to add (e.g. stretching a
     /// full-range image), so the pass is skipped rather than repeating an earlier one, and
     /// several when a step offers candidates (rectification, regions), each with the scan lines
     /// zbar needs on it.
-    func apply(to image: GrayImage) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
+    ///
+    /// Every step computes the size of what it makes before allocating and throws `.tooLarge`
+    /// past `budget.maxPixels` (the loaders' pixel limit), and `.outOfTime` once the budget's
+    /// deadline passes while it runs (SCN-10).
+    func apply(to image: GrayImage, budget: WorkBudget = .standard) throws(TransformError) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
         var current = image
         var map = PointMap.identity
         for (index, step) in steps.enumerated() {
+            try budget.checkTime(for: description)
             let next: GrayImage
             switch step {
             case .downscale(let f):
                 guard current.width / f >= 16, current.height / f >= 16 else { return [] }
-                next = current.withView { $0.downscaled(by: f) }
+                next = try current.withView { (v) throws(TransformError) in try v.downscaled(by: f, budget: budget) }
                 map = map.after(.scale(Double(f)))
             case .upscale(let f):
-                next = current.withView { $0.upscaled(by: f) }
+                next = try current.withView { (v) throws(TransformError) in try v.upscaled(by: f, budget: budget) }
                 map = map.after(.scale(1 / Double(f)))
             case .invert:
-                next = current.withView { $0.inverted() }
+                next = try current.withView { (v) throws(TransformError) in try v.inverted(budget: budget) }
             case .stretch:
-                guard let s = current.withView({ $0.contrastStretched() }) else { return [] }
+                guard let s = try current.withView({ (v) throws(TransformError) in try v.contrastStretched(budget: budget) }) else { return [] }
                 next = s
             case .blur:
-                next = current.withView { $0.blurred() }
+                next = try current.withView { (v) throws(TransformError) in try v.blurred(budget: budget) }
             case .binarize:
-                next = current.withView { $0.binarized() }
+                next = try current.withView { (v) throws(TransformError) in try v.binarized(budget: budget) }
             case .pad(let percent):
+                // The margin follows the longer side (a quiet zone in proportion to the code);
+                // `padded` refuses when that makes the image too large, which for a long thin
+                // image is long before the image itself is (its area grows with the square of
+                // the length). `current` is within the budget, so this product cannot overflow.
                 let margin = max(8, max(current.width, current.height) * percent / 100)
-                next = current.withView { $0.padded(by: margin) }
+                next = try current.withView { (v) throws(TransformError) in try v.padded(by: margin, budget: budget) }
                 map = map.after(.translate(-margin, -margin))
             case .erode:
-                next = current.withView { $0.eroded() }
+                next = try current.withView { (v) throws(TransformError) in try v.eroded(budget: budget) }
             case .dilate:
-                next = current.withView { $0.dilated() }
+                next = try current.withView { (v) throws(TransformError) in try v.dilated(budget: budget) }
             case .sharpen:
-                next = current.withView { $0.sharpened() }
+                next = try current.withView { (v) throws(TransformError) in try v.sharpened(budget: budget) }
             case .regions:
                 let rest = ScanPass(Array(steps[(index + 1)...]))
-                return current.withView { rest.applyInRegions(of: $0) }.map { ($0.image, map.appending($0.map), $0.lines) }
+                return try current.withView { (v) throws(TransformError) in try rest.applyInRegions(of: v, budget: budget) }
+                    .map { ($0.image, map.appending($0.map), $0.lines) }
             case .rectify:
                 // Several candidate warps; each continues through the remaining steps.
                 let rest = ScanPass(Array(steps[(index + 1)...]))
-                return QRRectifier.candidates(from: current).flatMap { candidate in
-                    rest.apply(to: candidate.image).map { ($0.image, map.after(.homography(candidate.toSource)).appending($0.map), $0.lines) }
+                var out: [(image: GrayImage, map: PointMap, lines: ScanLines)] = []
+                for candidate in try QRRectifier.candidates(from: current, budget: budget) {
+                    for applied in try rest.apply(to: candidate.image, budget: budget) {
+                        out.append((applied.image, map.after(.homography(candidate.toSource)).appending(applied.map), applied.lines))
+                    }
                 }
+                return out
             case .rotate(let d):
-                let (rotated, geometry) = current.withView { $0.rotated(degrees: Double(d)) }
+                let (rotated, geometry) = try current.withView { (v) throws(TransformError) in try v.rotated(degrees: Double(d), budget: budget) }
                 next = rotated
                 map = map.after(.rotation(geometry))
             case .sparse:

@@ -34,7 +34,7 @@ final class BarcodeReaderTests: XCTestCase {
     }
 
     func testInvertedQRIsFoundByTheInvertPass() throws {
-        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        let image = try TestImages.sample("linking-code.png").withView { try $0.inverted() }
         XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [], "zbar alone reads only dark-on-light")
         let results = try BarcodeReader().read(image)
         XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
@@ -42,8 +42,8 @@ final class BarcodeReaderTests: XCTestCase {
     }
 
     func testCode128AtFortyDegreesIsFoundByARotationPassAndPointsMapBack() throws {
-        let source = try TestImages.sample("po-code128.png").withView { $0.padded(by: 40) }
-        let (image, _) = source.withView { $0.rotated(degrees: 40) }
+        let source = try TestImages.sample("po-code128.png").withView { try $0.padded(by: 40) }
+        let (image, _) = try source.withView { try $0.rotated(degrees: 40) }
         XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [])
         let results = try BarcodeReader(options: ReaderOptions(formats: [.code128], timeBudget: unlimited)).read(image)
         let result = try XCTUnwrap(results.first)
@@ -101,13 +101,13 @@ final class BarcodeReaderTests: XCTestCase {
     }
 
     func testMaxPassesOneRunsOnlyThePlainPass() throws {
-        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        let image = try TestImages.sample("linking-code.png").withView { try $0.inverted() }
         let reader = try BarcodeReader(options: ReaderOptions(maxPasses: 1))
         XCTAssertEqual(try reader.read(image), [])
     }
 
     func testExplicitPassListIsHonoured() throws {
-        let image = try TestImages.sample("linking-code.png").withView { $0.inverted() }
+        let image = try TestImages.sample("linking-code.png").withView { try $0.inverted() }
         let reader = try BarcodeReader(options: ReaderOptions(passes: [ScanPass([.invert])]))
         XCTAssertEqual(try reader.read(image).first?.pass.description, "invert")
     }

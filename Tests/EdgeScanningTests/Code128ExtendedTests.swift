@@ -99,7 +99,7 @@ final class Code128ExtendedTests: XCTestCase {
     }
 
     func testVerticalScanLines() throws {
-        let (image, _) = try zint(["-b", "20", "-d", "Grüße 123"]).withView { $0.rotated(degrees: 90) }
+        let (image, _) = try zint(["-b", "20", "-d", "Grüße 123"]).withView { try $0.rotated(degrees: 90) }
         let result = try read(image)
         let xs = result.points.map(\.x), ys = result.points.map(\.y)
         let xSpread = (xs.max() ?? 0) - (xs.min() ?? 0), ySpread = (ys.max() ?? 0) - (ys.min() ?? 0)
@@ -112,7 +112,7 @@ final class Code128ExtendedTests: XCTestCase {
             let image = mirrored(try zint(["-b", "20", "-d", text]))
             let result = try read(image)
             XCTAssertEqual(extended(result, in: image).map(latin1), text)
-            let (turned, _) = image.withView { $0.rotated(degrees: 90) }
+            let (turned, _) = try image.withView { try $0.rotated(degrees: 90) }
             let turnedResult = try read(turned)
             XCTAssertEqual(extended(turnedResult, in: turned).map(latin1), text, "bottom to top")
         }
@@ -133,7 +133,7 @@ final class Code128ExtendedTests: XCTestCase {
 
     func testBlurredCode() throws {
         let sharp = try zint(["-b", "20", "--quietzones", "--scale=2", "-d", "Grüße aus Köln 2024"])
-        let image = sharp.withView { $0.blurred() }.withView { $0.blurred() }
+        let image = try sharp.withView { try $0.blurred() }.withView { try $0.blurred() }
         let result = try read(image)
         XCTAssertEqual(extended(result, in: image).map(latin1), "Grüße aus Köln 2024")
     }
@@ -168,7 +168,7 @@ final class Code128ExtendedTests: XCTestCase {
             XCTAssertNil(image.withView { Code128Extended.extendedBytes(zbarBytes: bytes, points: p, in: $0) }, "\(p)")
         }
         // Lines that miss the code: in the white margin around it.
-        let framed = image.withView { $0.padded(by: 30) }
+        let framed = try image.withView { try $0.padded(by: 30) }
         for p in [[(x: 0, y: 0)], [(x: 5, y: 10), (x: framed.width - 5, y: 10)], [(x: 10, y: 5), (x: 10, y: framed.height - 5)]] {
             XCTAssertNil(framed.withView { Code128Extended.extendedBytes(zbarBytes: bytes, points: p, in: $0) }, "\(p)")
         }

@@ -8,7 +8,7 @@ final class CodeRegionFinderTests: XCTestCase {
     func testQRInClutterIsOneRegionScannedBothWays() throws {
         let qr = try XCTUnwrap(Encoders.qrencode(["-s", "4"], "PO-2026-00042").first)
         let (frame, box) = Frame.cluttered(seed: 1, pasting: qr, at: (610, 300))
-        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        let regions = try XCTUnwrap(try frame.withView { try CodeRegionFinder().regions(in: $0) })
         let holding = regions.filter { $0.contains(box) }
         XCTAssertEqual(holding.map(\.lines), [.both], "\(regions)")
         XCTAssertLessThan(regions.reduce(0) { $0 + $1.area }, frame.pixelCount / 4, "regions are a small part of the frame")
@@ -18,29 +18,29 @@ final class CodeRegionFinderTests: XCTestCase {
     func testCode128InClutterIsARowsRegion() throws {
         let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
         let (frame, box) = Frame.cluttered(seed: 2, pasting: code, at: (400, 250))
-        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        let regions = try XCTUnwrap(try frame.withView { try CodeRegionFinder().regions(in: $0) })
         XCTAssertEqual(regions.filter { $0.contains(box) }.map(\.lines), [.rows], "\(regions)")
         assertInside(regions, frame)
     }
 
     func testUprightBarsTurnedSidewaysAreAColumnsRegion() throws {
         let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
-        let (turned, _) = code.withView { $0.rotated(degrees: 90) }
+        let (turned, _) = try code.withView { try $0.rotated(degrees: 90) }
         let (frame, box) = Frame.cluttered(seed: 3, pasting: turned, at: (500, 20))
-        let regions = try XCTUnwrap(frame.withView { CodeRegionFinder().regions(in: $0) })
+        let regions = try XCTUnwrap(try frame.withView { try CodeRegionFinder().regions(in: $0) })
         XCTAssertEqual(regions.filter { $0.contains(box) }.map(\.lines), [.columns], "\(regions)")
     }
 
     func testNoiseAloneAndFlatFramesHaveNoRegions() {
-        XCTAssertNil(Frame.noise(seed: 4, sigma: 3).withView { CodeRegionFinder().regions(in: $0) })
-        XCTAssertNil(Frame.noise(seed: 5, sigma: 9).withView { CodeRegionFinder().regions(in: $0) }, "the threshold follows the noise")
-        XCTAssertNil(GrayImage(width: 1280, height: 720, fill: 128).withView { CodeRegionFinder().regions(in: $0) })
-        XCTAssertNil(GrayImage(width: 20, height: 20).withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(try Frame.noise(seed: 4, sigma: 3).withView { try CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(try Frame.noise(seed: 5, sigma: 9).withView { try CodeRegionFinder().regions(in: $0) }, "the threshold follows the noise")
+        XCTAssertNil(try GrayImage(width: 1280, height: 720, fill: 128).withView { try CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(try GrayImage(width: 20, height: 20).withView { try CodeRegionFinder().regions(in: $0) })
     }
 
     func testACodeFillingTheFrameIsLeftToTheWholeFrameScan() throws {
         let qr = try XCTUnwrap(Encoders.qrencode(["-s", "3", "-m", "1"], "PO-2026-00042").first)
-        XCTAssertNil(qr.withView { CodeRegionFinder().regions(in: $0) })
+        XCTAssertNil(try qr.withView { try CodeRegionFinder().regions(in: $0) })
     }
 
     func testCameraPresetReadsFromTheRegionAndFallsBackToTheWholeFrame() throws {

@@ -5,8 +5,8 @@ import XCTest
 final class QRRectifierTests: XCTestCase {
     func testFinderPatternsOfAnUprightCodeAreFoundAtTheirCentres() throws {
         // qrencode -s 8 -m 4, version 1: finder centres at (4 + 3.5) * 8 = 60 and (4 + 21 - 3.5) * 8 = 172.
-        let image = try TestImages.sample("linking-code.png").withView { $0.binarized(keepDarkAreas: true) }
-        let finders = QRFinderLocator.locate(in: image)
+        let image = try TestImages.sample("linking-code.png").withView { try $0.binarized(keepDarkAreas: true) }
+        let finders = try QRFinderLocator.locate(in: image)
         XCTAssertGreaterThanOrEqual(finders.count, 3, "\(finders)")
         for (x, y) in [(60.0, 60.0), (172.0, 60.0), (60.0, 172.0)] {
             let f = try XCTUnwrap(finders.prefix(3).first { abs($0.x - x) < 2 && abs($0.y - y) < 2 }, "no strong finder near \(x),\(y): \(finders)")
@@ -31,8 +31,8 @@ final class QRRectifierTests: XCTestCase {
     }
 
     func testNoFindersNoCandidates() {
-        XCTAssertTrue(QRRectifier.candidates(from: GrayImage(width: 300, height: 200)).isEmpty)
-        XCTAssertTrue(QRRectifier.candidates(from: GrayImage(width: 5, height: 5)).isEmpty)
+        XCTAssertTrue(try QRRectifier.candidates(from: GrayImage(width: 300, height: 200)).isEmpty)
+        XCTAssertTrue(try QRRectifier.candidates(from: GrayImage(width: 5, height: 5)).isEmpty)
     }
 
     func testHomographyMapsTheFourPointsAndRefusesDegenerateOnes() throws {
