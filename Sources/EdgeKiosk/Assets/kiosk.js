@@ -398,23 +398,21 @@
     refresh(['enrollments']);
   }
 
-  // ---- keyboard wedge (UI-6): a scanner types fast and ends with Enter ----
-  let wedge = ''; let wedgeAt = 0;
+  // ---- keyboard wedge (UI-6) ----
+  // A USB scanner types the code and Enter into whatever has the focus. When nothing does, the
+  // first character moves the focus to the page's scan field (and goes in), so the rest of the
+  // code and the Enter land there and the form submits as if typed there: no timing guesses,
+  // which a busy station would get wrong.
   document.addEventListener('keydown', (e) => {
-    const target = e.target;
-    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-    const now = Date.now();
-    if (now - wedgeAt > 50) wedge = '';
-    wedgeAt = now;
-    if (e.key === 'Enter' && wedge.length >= 4) {
-      const text = wedge; wedge = '';
-      e.preventDefault();
-      if (page === 'dock') lookUp(text);
-      // A scanner's text is normalised as scanned (ENR-2: only letters and digits are kept).
-      if (page === 'clinic') { $('#code-input').value = text; enroll($('#enroll-form'), 'scanned'); }
-      return;
-    }
-    if (e.key.length === 1) wedge += e.key;
+    if (e.ctrlKey || e.altKey || e.metaKey || e.key.length !== 1 || e.key === ' ') return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.id !== 'main') return;
+    const field = $(page === 'dock' ? '#scan-input' : page === 'clinic' ? '#code-input' : '#none');
+    if (!field) return;
+    e.preventDefault();
+    field.focus();
+    field.value += e.key;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
   });
 
   // ---- wiring (delegated: regions are replaced as they update) ----
