@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
         let agent = status.agent
         Output.stdout("station \(Output.printable(status.station)) (\(status.role))" + (status.configuration.map { ", configuration \(Output.printable($0))" } ?? ""))
         Output.stdout("agent: " + (agent.running ? "running, pid \(agent.pid ?? 0)" : "not running")
-                      + (agent.metrics.map { ", metrics at \($0)" } ?? ""))
+                      + (agent.metrics.map { ", metrics at \($0)" } ?? "") + (agent.ui.map { ", kiosk at \($0)" } ?? ""))
         if !agent.restartPending.isEmpty { Output.stdout("  restart to apply: \(agent.restartPending.joined(separator: ", "))") }
         if let error = agent.lastReloadError { Output.stdout("  last reload refused: \(Output.printable(error))") }
         for part in status.parts {
