@@ -60,24 +60,46 @@ extension ImageView {
         var out = try GrayImage(width: w, height: h, fill: 255, budget: budget, for: "binarize")
         guard w > 0, h > 0 else { return out }
         let radius = max(4, (window ?? max(w, h) / 16) / 2)
-        // Integral image with a zero first row/column, as UInt64 (64 MP * 255 does not fit in
-        // UInt32). It is the largest buffer of any pass (8 bytes a pixel), so it is checked too.
-        let iw = w + 1
-        let integralCount = try budget.checkSize(width: iw, height: h + 1, for: "binarize")
-        var integral = [UInt64](repeating: 0, count: integralCount)
+        let global = keepDarkAreas ? otsuThreshold() : 0
+        // The integral image has (w + 1) x (h + 1) entries: a working buffer proportional to the
+        // output, which the budget already bounds; only its size arithmetic needs a check.
+        let (entries, overflow) = (w + 1).multipliedReportingOverflow(by: h + 1)
+        guard !overflow else {
+            throw TransformError(.tooLarge, "binarize of a \(w) x \(h) image overflows its working buffer",
+                                 context: ["operation": "binarize", "width": "\(w)", "height": "\(h)", "limit": "\(budget.maxPixels)"])
+        }
+        // Sums as UInt32 with wrapping arithmetic: a window's sum comes out exact (mod 2^32 and
+        // below 2^32) whenever the largest window holds at most 2^32 / 255 pixels, which the
+        // default window always does within the pixel budget; half the memory of UInt64, the
+        // largest buffer of any pass. Larger windows take UInt64.
+        let (largestWindow, windowOverflow) = min(w, 2 * radius + 1).multipliedReportingOverflow(by: min(h, 2 * radius + 1))
+        if !windowOverflow && largestWindow <= Int(UInt32.max / 255) {
+            try thresholdAgainstLocalMean(UInt32.self, entries: entries, radius: radius, offset: offset, global: global, into: &out, budget: budget)
+        } else {
+            try thresholdAgainstLocalMean(UInt64.self, entries: entries, radius: radius, offset: offset, global: global, into: &out, budget: budget)
+        }
+        return out
+    }
+
+    /// `binarized`'s work with `Sum` as the integral image's entry type (see there); internal
+    /// so tests can compare the two widths.
+    func thresholdAgainstLocalMean<Sum: FixedWidthInteger & UnsignedInteger>(
+        _: Sum.Type, entries: Int, radius: Int, offset: Int, global: Int, into out: inout GrayImage, budget: WorkBudget
+    ) throws(TransformError) {
+        let w = width, h = height, iw = w + 1
+        var integral = [Sum](repeating: 0, count: entries)
         var meter = budget.meter("binarize")
         try integral.withUnsafeMutableBufferPointer { (ii) throws(TransformError) in
             for y in 0..<h {
-                var rowSum: UInt64 = 0
+                var rowSum: Sum = 0
                 let src = y * rowStride
                 for x in 0..<w {
-                    rowSum += UInt64(pixels[src + x])
-                    ii[(y + 1) * iw + x + 1] = ii[y * iw + x + 1] + rowSum
+                    rowSum &+= Sum(pixels[src + x])
+                    ii[(y + 1) * iw + x + 1] = ii[y * iw + x + 1] &+ rowSum
                 }
                 try meter.advance(by: w)
             }
         }
-        let global = keepDarkAreas ? otsuThreshold() : 0
         try integral.withUnsafeBufferPointer { (ii) throws(TransformError) in
             try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
                 for y in 0..<h {
@@ -85,7 +107,7 @@ extension ImageView {
                     for x in 0..<w {
                         let x0 = max(0, x - radius), x1 = min(w, x + radius + 1)
                         let sum = ii[y1 * iw + x1] &+ ii[y0 * iw + x0] &- ii[y0 * iw + x1] &- ii[y1 * iw + x0]
-                        let count = UInt64((y1 - y0) * (x1 - x0))
+                        let count = Sum((y1 - y0) * (x1 - x0))
                         let v = Int(pixels[y * rowStride + x])
                         let mean = Int(sum / count)
                         let dark = v < mean - offset || (mean < global && v < global)
@@ -95,7 +117,6 @@ extension ImageView {
                 }
             }
         }
-        return out
     }
 
     /// Otsu's threshold: the gray level that best splits the histogram into two classes.
