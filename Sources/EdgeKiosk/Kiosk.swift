@@ -83,6 +83,13 @@ public final class Kiosk: Sendable {
         return (id, stream, continuation)
     }
 
+    /// Whether another live screen may connect: each stream polls the database.
+    var acceptsStream: Bool { streams.withLock { $0.count < Self.maxStreams } }
+
+    /// Decision: 16 live screens at once; the station's own display, a tablet or two, and room
+    /// for reconnects whose old connection has not closed yet.
+    public static let maxStreams = 16
+
     func closeStream(_ id: Int) {
         _ = streams.withLock { $0.removeValue(forKey: id) }
     }

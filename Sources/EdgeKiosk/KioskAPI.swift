@@ -26,7 +26,7 @@ struct KioskAPI: Sendable {
         api.get("session") { _, _ in session() }
         api.post("session") { request, _ in try await logIn(request) }
         api.get("status") { _, _ in status() }
-        api.get("events") { request, _ in KioskEvents(kiosk: kiosk).response(request) }
+        api.get("events") { request, _ in try KioskEvents(kiosk: kiosk).response(request) }
         api.post("dock/scans") { request, _ in try await dockScan(request) }
         api.get("dock/lookup") { _, _ in try currentLookup() }
         api.post("dock/photos") { request, _ in try await takePhoto(request) }

@@ -249,6 +249,14 @@ import Testing
         #expect(received.contains("event: hello") && received.contains("csrf_token"))
         #expect(received.contains("id: \(events[1])") && !received.contains("id: \(first)\n"))
         #expect(!received.contains("AB7KXM4PQR"))
+
+        // Live screens are bounded: with 16 open, the next is refused (each polls the database).
+        let url = station.base + "/api/v1/events"
+        let held = try Command.shell("for i in $(seq \(Kiosk.maxStreams)); do curl -sN --max-time 4 '\(url)' >/dev/null 2>&1 & done; echo started")
+        #expect(held == "started")
+        try await eventually("the seventeenth screen is refused") {
+            try Command.shell("curl -s -o /dev/null --max-time 2 -w '%{http_code}' '\(url)' || true") == "503"
+        }
     }
 
     /// What the event stream sends in `seconds`, read by curl (a real HTTP client that streams).
