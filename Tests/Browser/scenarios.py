@@ -217,13 +217,18 @@ def dock_offline(t):
         page.locator("#confirm-grn").click()
         result = page.locator("#grn-result")
         t.check_html("#grn-result says queued", lambda: expect(result).to_have_attribute("data-outcome", "queued", timeout=30_000), page, "#grn-result")
+        # Read while the backend is still away: once it is back, the page follows the receipt to
+        # "Sent" within seconds, and the queued text is gone.
+        expect(result).to_contain_text(re.compile(r"Queued offline: \d+ waiting"))
+        waiting = int(re.search(r"Queued offline: (\d+) waiting", result.inner_text()).group(1))
+        if waiting < 1:
+            raise Failure(f"Queued offline with {waiting} waiting: the GRN itself waits")
+        t.shot(page, "dock-queued")
     finally:
         standin.clear_faults()
-    expect(result).to_contain_text(re.compile(r"Queued offline: \d+ waiting"))
-    waiting = int(re.search(r"Queued offline: (\d+) waiting", result.inner_text()).group(1))
-    if waiting < 1:
-        raise Failure(f"Queued offline with {waiting} waiting: the GRN itself waits")
-    t.shot(page, "dock-queued")
+    # The page follows the queued receipt until the backend answered.
+    t.check_html("#grn-result follows the receipt to applied", lambda: expect(result).to_have_attribute("data-outcome", "applied", timeout=60_000),
+                 page, "#grn-result")
     grns = wait_until("the queued GRN applied once the backend is back", lambda: standin.applied(GRN_PATH), timeout=60, interval=0.5,
                       detail=lambda: station.log_text()[-3000:])
     if len(grns) != 1 or grns[0]["applications"] != 1:

@@ -178,7 +178,12 @@
   async function lookUp(text) {
     const result = await api('/api/v1/dock/scans', { text: text });
     if (!result.ok) { alarm(errorText(result)); return; }
-    await inOrder(() => showLookup(true));
+    await inOrder(async () => {
+      // The live event for this very lookup may have put it on screen already.
+      const region = $('#lookup');
+      if (region && region.dataset.seenAt === String(result.json.seen_at)) return;
+      await showLookup(true);
+    });
   }
 
   function showResult(json) {
