@@ -141,7 +141,7 @@ let package = Package(
         .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
-        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "EdgeCore", "EdgePush", "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
         .testTarget(name: "EdgeHTTPTests", dependencies: ["EdgeHTTP", "EdgeTestSupport"], exclude: ["Servers"]),
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeHTTP", "EdgeCore", "EdgeStore", "EdgeContract", "EdgeStandin",

@@ -1,0 +1,478 @@
+import EdgeCore
+import FoundationEssentials
+
+/// Station replacement (issue #16, item 7): the station's non-secret state as one versioned
+/// JSON document (models/station-export.schema.json). `StationExport` builds it from a
+/// database, `StationImport` validates it and applies it to another station's database.
+///
+/// Decision, what is exported: the rows the backend is still owed or that people rely on —
+/// outbox entries, dead letters and conflicts (payloads byte for byte: they are data the station
+/// owes the backend), credential holds, enrollments with their transitions and validation
+/// attempts, cached purchase orders, the GRN ledger and its photo records, push preferences,
+/// devices, digests, notifications and badges. Credentials appear by vault NAME only
+/// (`enrollment.3.access`); nothing here opens the vault, so no token, secret or device key can
+/// reach the document. Push device tokens are exported: they are FCM addresses of people's phones,
+/// kept in the database in clear, not credentials of this station.
+///
+/// Decision, what is not: scan events (a local log of this station's camera reads, with linking
+/// codes as keyed hashes under this station's key and `outbox_id`s of local rows; what they
+/// caused for the backend is already in the outbox), pulled changes and pull cursors (the new
+/// station pulls from the start; changes are keyed by the backend's change id), sender state,
+/// exchange times and the usage counter (this station's runtime state; the counter is kept by
+/// triggers), token fingerprints of holds (keyed hashes of the old tokens) and photo FILES
+/// (content-addressed `<state>/photos/<sha256>.jpg`: copied beside the document, see README).
+///
+/// Decision, format: `format` names the document kind, `version` its shape. An importer refuses
+/// any other format and any version it does not know (a newer edge wrote it: upgrade first)
+/// before decoding anything else. Binary columns are base64 (JSONEncoder's default for Data) so
+/// every payload comes back byte for byte; times are the database's own numbers.
+public struct StationArchive: Codable, Sendable, Equatable {
+    public static let formatName = "edge-station-export"
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    /// Unix seconds on the exporting station's clock.
+    public var exportedAt: Double
+    /// The edge version that wrote it, for people; not used to decide anything.
+    public var edgeVersion: String?
+    public var outbox: [OutboxRow]
+    public var deadLetters: [DeadLetterRow]
+    public var conflicts: [ConflictRow]
+    public var credentialHolds: [HoldRow]
+    public var enrollments: [EnrollmentRow]
+    public var enrollmentAttempts: [Double]
+    public var orders: [OrderRow]
+    public var photos: [PhotoRow]
+    public var grns: [GRNRow]
+    public var pushUsers: [PushUserRow]
+    public var pushDevices: [PushDeviceRow]
+    public var pushDigests: [PushDigestRow]
+    public var pushNotifications: [PushNotificationRow]
+    public var pushBadges: [PushBadgeRow]
+
+    enum CodingKeys: String, CodingKey {
+        case format, version, outbox, conflicts, enrollments, orders, photos, grns
+        case exportedAt = "exported_at", edgeVersion = "edge_version", deadLetters = "dead_letters"
+        case credentialHolds = "credential_holds", enrollmentAttempts = "enrollment_attempts"
+        case pushUsers = "push_users", pushDevices = "push_devices", pushDigests = "push_digests"
+        case pushNotifications = "push_notifications", pushBadges = "push_badges"
+    }
+
+    public init(exportedAt: Double, edgeVersion: String?) {
+        format = Self.formatName
+        version = Self.currentVersion
+        self.exportedAt = exportedAt
+        self.edgeVersion = edgeVersion
+        outbox = []; deadLetters = []; conflicts = []; credentialHolds = []; enrollments = []; enrollmentAttempts = []
+        orders = []; photos = []; grns = []; pushUsers = []; pushDevices = []; pushDigests = []; pushNotifications = []; pushBadges = []
+    }
+
+    /// Every list is counted before its elements are decoded (`StationArchiveLimits`), so a
+    /// document of the allowed size cannot make the importer build millions of rows.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        version = try c.decode(Int.self, forKey: .version)
+        exportedAt = try c.decode(Double.self, forKey: .exportedAt)
+        edgeVersion = try c.decodeIfPresent(String.self, forKey: .edgeVersion)
+        let max = StationArchiveLimits.maxRows
+        outbox = try c.decodeList(.outbox, max: max)
+        deadLetters = try c.decodeList(.deadLetters, max: max)
+        conflicts = try c.decodeList(.conflicts, max: max)
+        credentialHolds = try c.decodeList(.credentialHolds, max: max)
+        enrollments = try c.decodeList(.enrollments, max: max)
+        enrollmentAttempts = try c.decodeList(.enrollmentAttempts, max: max)
+        orders = try c.decodeList(.orders, max: max)
+        photos = try c.decodeList(.photos, max: max)
+        grns = try c.decodeList(.grns, max: max)
+        pushUsers = try c.decodeList(.pushUsers, max: max)
+        pushDevices = try c.decodeList(.pushDevices, max: max)
+        pushDigests = try c.decodeList(.pushDigests, max: max)
+        pushNotifications = try c.decodeList(.pushNotifications, max: max)
+        pushBadges = try c.decodeList(.pushBadges, max: max)
+    }
+
+    /// The first two fields alone, decoded before the rest so that a newer document is refused
+    /// for its version, not for a shape this edge does not know.
+    struct Header: Decodable {
+        var format: String?
+        var version: Int?
+        var edgeVersion: String?
+
+        enum CodingKeys: String, CodingKey {
+            case format, version
+            case edgeVersion = "edge_version"
+        }
+    }
+
+    // MARK: Rows. Local row ids are not exported except where rows of the document refer to
+    // each other (enrollments by their transitions' streams and credentials, digests by
+    // notifications); the importer maps them to the ids the new station assigns.
+
+    /// An outbox entry: what `Outbox.enqueue` fixed (SYN-2) and its retry state. Leases are not
+    /// exported: they belong to the old station's sender processes.
+    public struct OutboxRow: Codable, Sendable, Equatable {
+        public var stream: String
+        public var kind: String
+        public var payload: Data
+        public var idempotencyKey: String
+        public var sequence: Int64
+        public var createdAt: String
+        public var attempts: Int
+        public var nextAttemptAt: Double
+        public var lastError: String?
+        public var credential: String?
+
+        enum CodingKeys: String, CodingKey {
+            case stream, kind, payload, sequence, attempts, credential
+            case idempotencyKey = "idempotency_key", createdAt = "created_at", nextAttemptAt = "next_attempt_at", lastError = "last_error"
+        }
+    }
+
+    public struct DeadLetterRow: Codable, Sendable, Equatable {
+        public var stream: String
+        public var kind: String
+        public var payload: Data
+        public var idempotencyKey: String
+        public var sequence: Int64
+        public var createdAt: String
+        public var attempts: Int
+        public var lastError: String?
+        public var credential: String?
+        public var reason: String
+        public var deadAt: Double
+
+        enum CodingKeys: String, CodingKey {
+            case stream, kind, payload, sequence, attempts, credential, reason
+            case idempotencyKey = "idempotency_key", createdAt = "created_at", lastError = "last_error", deadAt = "dead_at"
+        }
+    }
+
+    public struct ConflictRow: Codable, Sendable, Equatable {
+        public var stream: String
+        public var kind: String
+        public var payload: Data
+        public var idempotencyKey: String
+        public var sequence: Int64
+        public var createdAt: String
+        public var attempts: Int
+        public var credential: String?
+        public var serverVersion: Data
+        public var recordedAt: Double
+
+        enum CodingKeys: String, CodingKey {
+            case stream, kind, payload, sequence, attempts, credential
+            case idempotencyKey = "idempotency_key", createdAt = "created_at", serverVersion = "server_version", recordedAt = "recorded_at"
+        }
+    }
+
+    /// A credential hold without its token fingerprint (a keyed hash of the old token, meaningless
+    /// to a station that will hold other tokens): on the new station it is released by hand or by
+    /// the enrollment flow that made it (ENR-13).
+    public struct HoldRow: Codable, Sendable, Equatable {
+        public var credential: String
+        public var reason: String
+        public var since: Double
+    }
+
+    /// An enrollment and its history (ENR-11, ENR-12). `id` is the old station's local id, kept
+    /// only so the importer can rewrite the streams (`enrollment:<id>`) and credential names
+    /// (`enrollment.<id>.access`) that carry it.
+    public struct EnrollmentRow: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var state: String
+        public var sponsorID: String
+        public var maskedCode: String
+        public var backendURL: String
+        public var serverEnrollmentID: String?
+        public var patientID: String?
+        public var sponsorURL: String?
+        public var sponsorDisplay: String?
+        public var studyStartRequired: Bool?
+        public var createdAt: Double
+        public var updatedAt: Double
+        public var transitions: [TransitionRow]
+
+        enum CodingKeys: String, CodingKey {
+            case id, state, transitions
+            case sponsorID = "sponsor_id", maskedCode = "masked_code", backendURL = "backend_url"
+            case serverEnrollmentID = "server_enrollment_id", patientID = "patient_id", sponsorURL = "sponsor_url"
+            case sponsorDisplay = "sponsor_display", studyStartRequired = "study_start_required"
+            case createdAt = "created_at", updatedAt = "updated_at"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(Int64.self, forKey: .id)
+            state = try c.decode(String.self, forKey: .state)
+            sponsorID = try c.decode(String.self, forKey: .sponsorID)
+            maskedCode = try c.decode(String.self, forKey: .maskedCode)
+            backendURL = try c.decode(String.self, forKey: .backendURL)
+            serverEnrollmentID = try c.decodeIfPresent(String.self, forKey: .serverEnrollmentID)
+            patientID = try c.decodeIfPresent(String.self, forKey: .patientID)
+            sponsorURL = try c.decodeIfPresent(String.self, forKey: .sponsorURL)
+            sponsorDisplay = try c.decodeIfPresent(String.self, forKey: .sponsorDisplay)
+            studyStartRequired = try c.decodeIfPresent(Bool.self, forKey: .studyStartRequired)
+            createdAt = try c.decode(Double.self, forKey: .createdAt)
+            updatedAt = try c.decode(Double.self, forKey: .updatedAt)
+            transitions = try c.decodeList(.transitions, max: StationArchiveLimits.maxNestedRows)
+        }
+
+        init(id: Int64, state: String, sponsorID: String, maskedCode: String, backendURL: String, serverEnrollmentID: String?,
+             patientID: String?, sponsorURL: String?, sponsorDisplay: String?, studyStartRequired: Bool?, createdAt: Double,
+             updatedAt: Double, transitions: [TransitionRow]) {
+            self.id = id; self.state = state; self.sponsorID = sponsorID; self.maskedCode = maskedCode; self.backendURL = backendURL
+            self.serverEnrollmentID = serverEnrollmentID; self.patientID = patientID; self.sponsorURL = sponsorURL
+            self.sponsorDisplay = sponsorDisplay; self.studyStartRequired = studyStartRequired
+            self.createdAt = createdAt; self.updatedAt = updatedAt; self.transitions = transitions
+        }
+    }
+
+    public struct TransitionRow: Codable, Sendable, Equatable {
+        public var fromState: String
+        public var toState: String
+        public var at: Double
+        public var cause: String
+
+        enum CodingKeys: String, CodingKey {
+            case at, cause
+            case fromState = "from_state", toState = "to_state"
+        }
+    }
+
+    /// A cached purchase order (RCV-1): the contract's PurchaseOrder JSON as fetched.
+    public struct OrderRow: Codable, Sendable, Equatable {
+        public var poNumber: String
+        public var payload: Data
+        public var fetchedAt: Double
+
+        enum CodingKeys: String, CodingKey {
+            case payload
+            case poNumber = "po_number", fetchedAt = "fetched_at"
+        }
+    }
+
+    /// A photo's record (RCV-2); its bytes are the file `<photos>/<sha256>.jpg`, not in the document.
+    public struct PhotoRow: Codable, Sendable, Equatable {
+        public var sha256: String
+        public var bytes: Int64
+        public var width: Int
+        public var height: Int
+        public var createdAt: Double
+        public var uploadedAt: Double?
+        public var attempts: Int
+        public var nextAttemptAt: Double
+        public var lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case sha256, bytes, width, height, attempts
+            case createdAt = "created_at", uploadedAt = "uploaded_at", nextAttemptAt = "next_attempt_at", lastError = "last_error"
+        }
+    }
+
+    /// A GRN confirmation in the ledger (RCV-2), keyed by its outbox entry's idempotency key.
+    public struct GRNRow: Codable, Sendable, Equatable {
+        public var idempotencyKey: String
+        public var poNumber: String
+        public var payload: Data
+        public var orderBefore: Data
+        public var createdAt: Double
+        public var offline: Bool
+        public var status: String
+        public var settledAt: Double?
+        public var photos: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case payload, offline, status, photos
+            case idempotencyKey = "idempotency_key", poNumber = "po_number", orderBefore = "order_before"
+            case createdAt = "created_at", settledAt = "settled_at"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            idempotencyKey = try c.decode(String.self, forKey: .idempotencyKey)
+            poNumber = try c.decode(String.self, forKey: .poNumber)
+            payload = try c.decode(Data.self, forKey: .payload)
+            orderBefore = try c.decode(Data.self, forKey: .orderBefore)
+            createdAt = try c.decode(Double.self, forKey: .createdAt)
+            offline = try c.decode(Bool.self, forKey: .offline)
+            status = try c.decode(String.self, forKey: .status)
+            settledAt = try c.decodeIfPresent(Double.self, forKey: .settledAt)
+            photos = try c.decodeList(.photos, max: StationArchiveLimits.maxNestedRows)
+        }
+
+        init(idempotencyKey: String, poNumber: String, payload: Data, orderBefore: Data, createdAt: Double, offline: Bool,
+             status: String, settledAt: Double?, photos: [String]) {
+            self.idempotencyKey = idempotencyKey; self.poNumber = poNumber; self.payload = payload; self.orderBefore = orderBefore
+            self.createdAt = createdAt; self.offline = offline; self.status = status; self.settledAt = settledAt; self.photos = photos
+        }
+    }
+
+    /// A person's push preferences (PSH-3).
+    public struct PushUserRow: Codable, Sendable, Equatable {
+        public var userID: String
+        public var pushEnabled: Bool
+        public var timeZone: String?
+        public var quietStart: Int
+        public var quietEnd: Int
+        public var overrideTypes: String
+        public var disabledTypes: String
+        public var updatedAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id", pushEnabled = "push_enabled", timeZone = "time_zone", quietStart = "quiet_start"
+            case quietEnd = "quiet_end", overrideTypes = "override_types", disabledTypes = "disabled_types", updatedAt = "updated_at"
+        }
+    }
+
+    public struct PushDeviceRow: Codable, Sendable, Equatable {
+        public var userID: String
+        public var token: String
+        public var platform: String
+        public var registeredAt: Int64
+        public var retiredAt: Int64?
+        public var retiredReason: String?
+
+        enum CodingKeys: String, CodingKey {
+            case token, platform
+            case userID = "user_id", registeredAt = "registered_at", retiredAt = "retired_at", retiredReason = "retired_reason"
+        }
+    }
+
+    /// A digest (PSH-4). `id` is the old station's, kept so notifications can name theirs.
+    public struct PushDigestRow: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var userID: String
+        public var typeGroup: String
+        public var tag: String
+        public var title: String
+        public var body: String
+        public var deepLink: String?
+        public var count: Int
+        public var urgentCount: Int
+        public var releaseAt: Int64
+        public var status: String
+        public var reason: String?
+        public var createdAt: Int64
+        public var updatedAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case id, tag, title, body, count, status, reason
+            case userID = "user_id", typeGroup = "type_group", deepLink = "deep_link", urgentCount = "urgent_count"
+            case releaseAt = "release_at", createdAt = "created_at", updatedAt = "updated_at"
+        }
+    }
+
+    /// A notification's durable record (PSH-11), every state time included.
+    public struct PushNotificationRow: Codable, Sendable, Equatable {
+        public var userID: String
+        public var type: String
+        public var priority: String
+        public var title: String
+        public var body: String
+        public var deepLink: String?
+        public var ttlSeconds: Int64
+        public var createdAt: Int64
+        public var expiresAt: Int64
+        public var status: String
+        public var reason: String?
+        public var tag: String
+        public var heldUntil: Int64?
+        /// The `id` of a digest in this document.
+        public var digestID: Int64?
+        public var countedInBadge: Bool
+        public var receivedAt: Int64
+        public var heldAt: Int64?
+        public var queuedAt: Int64?
+        public var sentAt: Int64?
+        public var deliveredAt: Int64?
+        public var openedAt: Int64?
+        public var failedAt: Int64?
+        public var updatedAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case type, priority, title, body, status, reason, tag
+            case userID = "user_id", deepLink = "deep_link", ttlSeconds = "ttl_seconds", createdAt = "created_at"
+            case expiresAt = "expires_at", heldUntil = "held_until", digestID = "digest_id", countedInBadge = "counted_in_badge"
+            case receivedAt = "received_at", heldAt = "held_at", queuedAt = "queued_at", sentAt = "sent_at"
+            case deliveredAt = "delivered_at", openedAt = "opened_at", failedAt = "failed_at", updatedAt = "updated_at"
+        }
+    }
+
+    public struct PushBadgeRow: Codable, Sendable, Equatable {
+        public var userID: String
+        public var pendingApprovals: Int
+        public var unread: Int
+        public var updatedAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case unread
+            case userID = "user_id", pendingApprovals = "pending_approvals", updatedAt = "updated_at"
+        }
+    }
+}
+
+/// Bounds on what an import reads. The byte limit is checked on the file's size before it is
+/// read; the row limits on each list's length before its elements are decoded. The schema's
+/// `maxItems` are these numbers.
+public struct StationArchiveLimits: Sendable, Hashable {
+    /// Rows per top-level list: twice the outbox's standard entry limit, so any station within
+    /// its limits fits.
+    public static let maxRows = 200_000
+    /// Transitions per enrollment, photos per GRN.
+    public static let maxNestedRows = 10_000
+
+    /// The whole document. The outbox alone may hold 512 MiB of payloads (OutboxLimits.standard),
+    /// a third more in base64.
+    public var maxDocumentBytes: Int
+
+    public init(maxDocumentBytes: Int = 1 << 30) {
+        self.maxDocumentBytes = maxDocumentBytes
+    }
+
+    public static let standard = StationArchiveLimits()
+}
+
+public typealias StationArchiveError = CodedError<StationArchiveErrorCode>
+
+public enum StationArchiveErrorCode: String, Sendable, Hashable {
+    /// The document is larger than `StationArchiveLimits.maxDocumentBytes`.
+    case tooLarge
+    /// A list is longer than its limit.
+    case tooManyRows
+    /// Not JSON, or not the shape models/station-export.schema.json describes.
+    case invalidDocument
+    /// Not an edge station export at all.
+    case unknownFormat
+    /// A version this edge does not know (a newer edge wrote it).
+    case unsupportedVersion
+    /// The station already holds rows that disagree with the document (same key, other content).
+    case conflictingData
+    /// The station's outbox has no room for the document's entries.
+    case outboxFull
+    /// The database or the file could not be read or written.
+    case storeFailure
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a list after checking its length, so an over-long list is refused before any of
+    /// its elements is built.
+    func decodeList<T: Decodable>(_ key: Key, max: Int) throws -> [T] {
+        var list = try nestedUnkeyedContainer(forKey: key)
+        if let count = list.count, count > max {
+            throw StationArchiveError(.tooManyRows, "The list \(key.stringValue) has \(count) rows; at most \(max) are accepted.",
+                                      context: ["list": key.stringValue, "rows": String(count), "max": String(max)])
+        }
+        var out: [T] = []
+        out.reserveCapacity(min(list.count ?? 0, max))
+        while !list.isAtEnd {
+            guard out.count < max else {
+                throw StationArchiveError(.tooManyRows, "The list \(key.stringValue) has more than \(max) rows.",
+                                          context: ["list": key.stringValue, "max": String(max)])
+            }
+            out.append(try list.decode(T.self))
+        }
+        return out
+    }
+}
