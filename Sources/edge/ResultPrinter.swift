@@ -20,7 +20,9 @@ struct ResultPrinter {
         if json {
             Output.stdout(Output.json(["file": file, "error": message]))
         } else {
-            Output.stderr("edge: \(Output.printable(message))")
+            // Image errors name their file; a scan error (a refused pass, a time limit) does not,
+            // and with several files the operator must see which one it was.
+            Output.stderr("edge: \(Output.printable(message.contains(file) ? message : file + ": " + message))")
         }
     }
 
