@@ -167,6 +167,30 @@ final class StationExportTests: XCTestCase {
         XCTAssertEqual(transitions, 3)
     }
 
+    func testDigestIDsAreRemappedForTheirNotifications() throws {
+        let source = try populatedStation()
+        let digest = """
+            INSERT INTO push_digests (user_id, type_group, tag, title, body, count, urgent_count, release_at, status, created_at, updated_at)
+            VALUES (?, 'deliveries', ?, 'Deliveries', '2 updates', 2, 0, 2000, 'QUEUED', ?, 2000)
+            """
+        try source.dbWriter.write { db in
+            try db.execute(sql: digest, arguments: ["ana", "d-ana", 1_900])
+            try db.execute(sql: "UPDATE push_notifications SET digest_id = ?", arguments: [db.lastInsertedRowID])
+        }
+        let archive = try StationExport.archive(of: source)
+        let target = try freshStation()
+        // The new station's own digest takes id 1: the imported one becomes 2, and its notification follows.
+        try target.dbWriter.write { db in try db.execute(sql: digest, arguments: ["bo", "d-bo", 1_950]) }
+        _ = try StationImport.apply(archive, to: target)
+        let (digestTag, id) = try target.dbWriter.read { db in
+            (try String.fetchOne(db, sql: "SELECT d.tag FROM push_notifications n JOIN push_digests d ON d.id = n.digest_id"),
+             try Int64.fetchOne(db, sql: "SELECT digest_id FROM push_notifications"))
+        }
+        XCTAssertEqual(digestTag, "d-ana")
+        XCTAssertEqual(id, 2)
+        XCTAssertEqual(try StationImport.apply(archive, to: target).imported, 0)
+    }
+
     func testRefusedDocumentsWriteNothing() throws {
         let source = try populatedStation()
         let archive = try StationExport.archive(of: source)
@@ -180,10 +204,9 @@ final class StationExportTests: XCTestCase {
                 let decoded = try StationImport.decode(bytes, limits: limits)
                 _ = try StationImport.apply(decoded, to: target)
                 XCTFail("expected \(code)", file: file, line: line)
-            } catch let error as StationArchiveError {
-                XCTAssertEqual(error.code, code, error.message, file: file, line: line)
             } catch {
-                XCTFail("unexpected \(error)", file: file, line: line)
+                // Both calls throw StationArchiveError only (typed throws).
+                XCTAssertEqual(error.code, code, error.message, file: file, line: line)
             }
         }
         func edited(_ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
