@@ -23,14 +23,14 @@ struct KioskEvents: Sendable {
     static let statusEvery: Duration = .seconds(5)
 
     func response(_ request: Request) throws -> Response {
-        let lastSeen = request.headers[.init("Last-Event-ID")!].flatMap { Int64($0) }
+        let lastSeen = request.headers[KioskHeader.lastEventID].flatMap { Int64($0) }
             ?? request.uri.queryParameters.get("after").flatMap { Int64($0) }
         let kiosk = self.kiosk
         guard kiosk.acceptsStream else {
             throw KioskError(.unavailable, "Too many live screens are open (at most \(Kiosk.maxStreams)); close one and reload.", status: .serviceUnavailable)
         }
         var headers = KioskResponse.headers("text/event-stream")
-        headers[.init("X-Accel-Buffering")!] = "no"
+        headers[KioskHeader.accelBuffering] = "no"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             let (id, stream, continuation) = kiosk.openStream()
             let hello = #"{"csrf_token":"\#(kiosk.checks.csrfToken)","started_at":\#(kiosk.startedAt)}"#

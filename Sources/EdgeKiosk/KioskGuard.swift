@@ -72,7 +72,7 @@ final class KioskGuard: RouterMiddleware, Sendable {
     }
 
     private func checkStateChange(_ request: Request) throws {
-        if let site = request.headers[.init("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
+        if let site = request.headers[KioskHeader.fetchSite], site != "same-origin", site != "none" {
             throw KioskError(.crossSite, "Refused: the request came from another site.", status: .forbidden)
         }
         if let origin = request.headers[.origin] {
@@ -85,7 +85,7 @@ final class KioskGuard: RouterMiddleware, Sendable {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/json") else {
             throw KioskError(.badRequest, "Send JSON (Content-Type: application/json).", status: .unsupportedMediaType)
         }
-        guard let token = request.headers[.init("X-CSRF-Token")!], ConstantTime.equal(Array(token.utf8), Array(csrfToken.utf8)) else {
+        guard let token = request.headers[KioskHeader.csrfToken], ConstantTime.equal(Array(token.utf8), Array(csrfToken.utf8)) else {
             throw KioskError(.csrf, "Refused: the page is out of date or the request did not come from it (CSRF token missing or wrong). Reload the page.",
                              status: .forbidden)
         }

@@ -121,6 +121,8 @@ import Testing
             let policy = try #require(headers["content-security-policy"])
             #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
             #expect(headers["x-content-type-options"] == "nosniff")
+            #expect(headers["referrer-policy"] == "no-referrer" && headers["x-frame-options"] == "DENY")
+            #expect(headers["cross-origin-opener-policy"] == "same-origin" && headers["cross-origin-resource-policy"] == "same-origin")
             #expect(headers["cache-control"] == "no-store")
             let html = String(decoding: body, as: UTF8.self)
             // Every script is a file of the kiosk's own; no handler attributes, no style attributes.
