@@ -158,15 +158,8 @@ enum CraftedImage {
             a = (a + 0) % 65521; b = (b + a) % 65521
             for _ in 0..<width { a = (a + 255) % 65521; b = (b + a) % 65521 }
         }
-        zlib.append(contentsOf: bigEndian(b << 16 | a))
-
-        var ihdr = Data(bigEndian(UInt32(width)) + bigEndian(UInt32(height)))
-        ihdr.append(contentsOf: [8, 0, 0, 0, 0])   // 8-bit gray, deflate, no filter, no interlace
-        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        png.append(chunk("IHDR", ihdr))
-        png.append(chunk("IDAT", zlib))
-        png.append(chunk("IEND", Data()))
-        return png
+        zlib.append(contentsOf: PNGHeader.bigEndian(b << 16 | a))
+        return PNGHeader.file(width: UInt32(width), height: UInt32(height), zlib: zlib)
     }
 
     /// Baseline gray JPEG, every 8x8 block flat mid-gray: one-code Huffman tables (DC category 0,
@@ -193,25 +186,6 @@ enum CraftedImage {
     /// Binary PGM, all white.
     static func pgm(width: Int, height: Int) -> Data {
         Data("P5\n\(width) \(height)\n255\n".utf8) + Data(repeating: 255, count: width * height)
-    }
-
-    private static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-
-    private static func chunk(_ type: String, _ body: Data) -> Data {
-        var c = Data(bigEndian(UInt32(body.count)))
-        let typed = Data(type.utf8) + body
-        c.append(typed)
-        c.append(contentsOf: bigEndian(crc32(typed)))
-        return c
-    }
-
-    private static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
     }
 
     /// Deflate's bit order: values least significant bit first, Huffman codes most significant first.
