@@ -131,6 +131,11 @@ let package = Package(
                                                            "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgePush", "EdgeFCM",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Benchmarks/edge-bench"),
+        // libFuzzer targets for every parser of untrusted input; Tests/Fuzz/run builds this with
+        // -sanitize=fuzzer,address in its own scratch path (the ordinary build only replays files).
+        .executableTarget(name: "edge-fuzz", dependencies: ["EdgeContract", "EdgeCore", "EdgeCrypto", "EdgeFCM", "EdgeHTTP", "EdgeImaging",
+                                                           "EdgePayloads", "EdgePush", "EdgeScanning", "EdgeSync", "EdgeVault"],
+                          path: "Tests/Fuzz/edge-fuzz"),
 
         .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
         .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),

@@ -7,35 +7,32 @@ import Glibc
 /// the same picture; libpng's own RGB→gray uses different (BT.709, linear-light) weights.
 enum PNGDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
-        let png = LibPNGImage(path: path)
-        do throws(ImageError) {
-            try png.beginRead(bytes)
-        } catch {
-            throw reclassify(error, bytes)
-        }
-        let width = png.width, height = png.height
-        // From IHDR alone, before a single pixel byte is allocated.
-        try limits.checkPixels(width: width, height: height, format: "PNG", path: path)
-        // libpng's simplified reader stops after the image data and never asks for IEND, so a
-        // cut-off file could pass; refuse it up front, as the JPEG decoder does.
+        // The chunk list is walked before libpng sees the file, for two reasons:
+        // - libpng allocates each ancillary chunk's declared length before reading it, and
+        //   Debian's build sets no chunk limit: a 300-byte file declaring a 1.8 GB tEXt chunk
+        //   asked for 1.8 GB (found by the png fuzz target). Every chunk that fits in the file
+        //   is bounded by the file's size, which the loader already limits.
+        // - The simplified reader stops after the image data and never asks for IEND, so a
+        //   cut-off file could pass; it is refused here, as the JPEG decoder does.
         if isTruncated(bytes) {
             throw truncated(path)
         }
+        let png = LibPNGImage(path: path)
+        try png.beginRead(bytes)
+        let width = png.width, height = png.height
+        // From IHDR alone, before a single pixel byte is allocated.
+        try limits.checkPixels(width: width, height: height, format: "PNG", path: path)
         png.assume16BitIsSRGB()
         let count = width * height
 
         let pixels: [UInt8]
         // IHDR is the first chunk (libpng has just validated it): bit depth at 24, interlace at 28.
         if bytes.count > 28, bytes[24] == 16, bytes[28] == 1 {
-            pixels = try decodeInterlaced16Bit(png, count: count, bytes: bytes)
+            pixels = try decodeInterlaced16Bit(png, count: count)
         } else if png.isColor {
             let rgb = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count * 3)
             defer { rgb.deallocate() }
-            do throws(ImageError) {
-                try png.finishRead(color: true, into: rgb)
-            } catch {
-                throw reclassify(error, bytes)
-            }
+            try png.finishRead(color: true, into: rgb)
             pixels = [UInt8](unsafeUninitializedCapacity: count) { gray, initialized in
                 guard let source = rgb.baseAddress, let destination = gray.baseAddress else { return }
                 Luma.convertRGB(UnsafePointer(source), to: destination, count: count)
@@ -43,11 +40,7 @@ enum PNGDecoder {
             }
         } else {
             pixels = try PixelBuffer.make(count: count) { gray throws(ImageError) in
-                do throws(ImageError) {
-                    try png.finishRead(color: false, into: gray)
-                } catch {
-                    throw reclassify(error, bytes)
-                }
+                try png.finishRead(color: false, into: gray)
             }
         }
         guard pixels.count == count else {
@@ -59,16 +52,12 @@ enum PNGDecoder {
     /// Workaround for libpng's simplified reader corrupting Adam7-interlaced 16-bit images
     /// when asked for 8-bit output (libpng issue #853, its `do_local_scale` path): read 16-bit
     /// linear instead, then composite over white and encode sRGB here, as libpng would have.
-    private static func decodeInterlaced16Bit(_ png: LibPNGImage, count: Int, bytes: UnsafeRawBufferPointer) throws(ImageError) -> [UInt8] {
+    private static func decodeInterlaced16Bit(_ png: LibPNGImage, count: Int) throws(ImageError) -> [UInt8] {
         let color = png.isColor, alpha = png.hasAlpha
         let channels = (color ? 3 : 1) + (alpha ? 1 : 0)
         let linear = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: count * channels)
         defer { linear.deallocate() }
-        do throws(ImageError) {
-            try png.finishReadLinear(color: color, alpha: alpha, into: linear)
-        } catch {
-            throw reclassify(error, bytes)
-        }
+        try png.finishReadLinear(color: color, alpha: alpha, into: linear)
         let encode = sRGBFromLinear16
         return [UInt8](unsafeUninitializedCapacity: count) { gray, initialized in
             for i in 0..<count {
@@ -90,18 +79,13 @@ enum PNGDecoder {
         return UInt8(min(255, max(0, (encoded * 255).rounded())))
     }
 
-    /// libpng says what broke, not whether the file simply stops early; the chunk layout does.
-    private static func reclassify(_ error: ImageError, _ bytes: UnsafeRawBufferPointer) -> ImageError {
-        guard error.code == .corrupt, isTruncated(bytes) else { return error }
-        return truncated(error.path)
-    }
-
     private static func truncated(_ path: String) -> ImageError {
         ImageError(.truncated, path: path, reason: "truncated PNG: the data ends before the IEND chunk")
     }
 
     /// Walks the chunk list (length, type, data, CRC) and reports whether the data runs out
-    /// before a complete IEND chunk. Lengths are bounds-checked; CRCs are libpng's business.
+    /// before a complete IEND chunk, i.e. whether any chunk claims more bytes than the file has
+    /// left. Lengths are bounds-checked; CRCs are libpng's business.
     static func isTruncated(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 8  // signature
         guard bytes.count >= offset else { return true }

@@ -171,6 +171,18 @@ import Testing
         #expect(error?.code == .corrupt)
     }
 
+    /// Found by the png fuzz target: libpng allocates an ancillary chunk's declared length
+    /// before reading it, so a 61-byte file declaring a 1.8 GB tEXt chunk asked for 1.8 GB.
+    /// It is refused by the chunk walk before libpng sees it (the fuzz corpus keeps the input,
+    /// and the fuzz run's allocation limit is what fails without the walk).
+    @Test func aChunkLongerThanTheFileIsRefusedBeforeLibPNGAllocatesIt() throws {
+        let valid = PNGFixture.build(width: 2, height: 2, bitDepth: 8, colorType: .gray, samples: [1, 2, 3, 4])
+        let ihdrEnd = 8 + 12 + 13
+        let png = Array(valid.prefix(ihdrEnd)) + [0x6B, 0x00, 0x00, 0x25] + Array("tEXt".utf8) + Array("date:create\u{0}2026".utf8)
+        let error = #expect(throws: ImageError.self) { try load(png) }
+        #expect(error?.code == .truncated)
+    }
+
     @Test func chunkWalkSpotsTruncation() {
         let png = PNGFixture.build(width: 2, height: 2, bitDepth: 8, colorType: .gray, samples: [1, 2, 3, 4])
         png.withUnsafeBytes { #expect(!PNGDecoder.isTruncated($0)) }
