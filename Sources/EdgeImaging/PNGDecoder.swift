@@ -9,7 +9,7 @@ enum PNGDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
         // The chunk list is walked before libpng sees the file, for two reasons:
         // - libpng allocates each ancillary chunk's declared length before reading it, and
-        //   Debian's build sets no chunk limit: a 300-byte file declaring a 1.8 GB tEXt chunk
+        //   Debian's build sets no chunk limit: a 225-byte file declaring a 1.8 GB tEXt chunk
         //   asked for 1.8 GB (found by the png fuzz target). Every chunk that fits in the file
         //   is bounded by the file's size, which the loader already limits.
         // - The simplified reader stops after the image data and never asks for IEND, so a

@@ -172,7 +172,7 @@ import Testing
     }
 
     /// Found by the png fuzz target: libpng allocates an ancillary chunk's declared length
-    /// before reading it, so a 61-byte file declaring a 1.8 GB tEXt chunk asked for 1.8 GB.
+    /// before reading it, so a 225-byte file declaring a 1.8 GB tEXt chunk asked for 1.8 GB (this one is 57 bytes).
     /// It is refused by the chunk walk before libpng sees it (the fuzz corpus keeps the input,
     /// and the fuzz run's allocation limit is what fails without the walk).
     @Test func aChunkLongerThanTheFileIsRefusedBeforeLibPNGAllocatesIt() throws {
