@@ -9,6 +9,8 @@ import EdgeImaging
 public final class BarcodeReader {
     public let options: ReaderOptions
     private let zbar: ZbarScanner
+    /// When the whole-frame pass last ran after an empty regions pass (`wholeFrameInterval`).
+    private var lastWholeFrame: ContinuousClock.Instant?
 
     public init(options: ReaderOptions = ReaderOptions()) throws(ScanError) {
         guard !options.formats.isEmpty else {
@@ -32,9 +34,16 @@ public final class BarcodeReader {
         let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats)
         var owned: GrayImage? = nil
         var refused: [(pass: ScanPass, error: TransformError)] = []
+        var regionsReadNothing = false
         passLoop: for (index, pass) in passes.enumerated() {
             if index >= options.maxPasses { break }
             if index > 0 && clock.now - start > options.timeBudget { break }
+            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval {
+                // The camera preset's whole-frame pass after an empty regions pass: not more often than `interval`.
+                let now = clock.now
+                if let last = lastWholeFrame, now - last < interval { break passLoop }
+                lastWholeFrame = now
+            }
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
             if !pass.transformsImage {
@@ -81,6 +90,7 @@ public final class BarcodeReader {
                 scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
             }.filter { trustLinear || !$0.format.isLinear })
             if !results.isEmpty { return results }
+            if pass.steps.first == .regions { regionsReadNothing = true }
         }
         if let first = refused.first {
             throw Self.refusal(first.pass, first.error, others: refused.dropFirst().map(\.pass), view: view)

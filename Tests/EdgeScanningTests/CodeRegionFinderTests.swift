@@ -62,6 +62,30 @@ final class CodeRegionFinderTests: XCTestCase {
         XCTAssertEqual(read.pass, .plain)
     }
 
+    /// Issue #15 item 2: after an empty regions pass the camera preset scans the whole frame
+    /// at most once per `wholeFrameInterval`, while codes the finder sees are read on every frame.
+    func testTheWholeFrameIsScannedAtMostOncePerInterval() throws {
+        let small = try XCTUnwrap(Encoders.qrencode(["-s", "4"], "PO-2026-00042").first)
+        let (frame, _) = Frame.cluttered(seed: 6, pasting: small, at: (300, 200))
+        let big = try XCTUnwrap(Encoders.qrencode(["-s", "24"], "PO-2026-00043").first)
+        let (close, _) = Frame.cluttered(seed: 7, pasting: big, at: (100, 20))
+        XCTAssertEqual(ReaderOptions.cameraFrame().wholeFrameInterval, .milliseconds(200))
+
+        var options = ReaderOptions.cameraFrame()
+        options.wholeFrameInterval = .seconds(3600)
+        let reader = try BarcodeReader(options: options)
+        XCTAssertEqual(try reader.read(close).map(\.text), ["PO-2026-00043"], "the first empty regions pass is followed by the whole frame")
+        XCTAssertEqual(try reader.read(close).map(\.text), [], "within the interval the whole frame waits")
+        XCTAssertEqual(try reader.read(frame).map(\.text), ["PO-2026-00042"], "a code the finder sees is read on every frame")
+        XCTAssertEqual(try reader.read(frame).map(\.text), ["PO-2026-00042"])
+
+        for interval in [nil, Duration.zero] {
+            options.wholeFrameInterval = interval
+            let everyFrame = try BarcodeReader(options: options)
+            for _ in 0..<3 { XCTAssertEqual(try everyFrame.read(close).map(\.text), ["PO-2026-00043"], "interval \(String(describing: interval))") }
+        }
+    }
+
     private func assertInside(_ regions: [CodeRegionFinder.Region], _ frame: GrayImage, line: UInt = #line) {
         for r in regions {
             XCTAssertTrue(r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= frame.width && r.y + r.height <= frame.height,
