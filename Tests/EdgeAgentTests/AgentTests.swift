@@ -81,6 +81,11 @@ import Testing
         for record in station.standin.applied where record.path == APIPath.syncPush {
             #expect(record.applications == 1)
         }
+        // The linking-code sample is a QR too large for the region finder: the camera preset reads
+        // it with its whole-frame pass, which runs at most every 200 ms, so it may come a cycle later.
+        try await eventually("the linking code recorded as a scan event") {
+            try agent.events.recent(limit: 50).contains { $0.className == "linking-code" }
+        }
         let events = try agent.events.recent(limit: 50)
         let linking = try #require(events.first { $0.className == "linking-code" })
         #expect(linking.text == nil)
