@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         // The kiosk's pages (UI-1): logic-less templates, escaped by default, rendered on the server.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // Already in the graph through Hummingbird; the FCM path's HTTP/2 client
+        // (EdgeFCM/FCMTransport.swift says why libcurl 7.88 cannot be used there).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -64,7 +67,10 @@ let package = Package(
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
         // The FCM HTTP v1 client (PSH-7..9): messages, OAuth2 service-account tokens, error taxonomy.
-        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeHTTP", "EdgeContract"]),
+        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeHTTP", "EdgeContract",
+                                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The push relay (PSH-2..11): zones from tzdata, quiet hours, digests, badges, its store, the sender and its loop.
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", "EdgeFCM", "EdgeHTTP",
                                                  .product(name: "GRDB", package: "GRDB.swift")]),

@@ -36,8 +36,18 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
     }
 
     let options = TransportOptions(connectTimeout: 5, totalTimeout: 30, caFile: caFile)
-    let transport = try CurlTransport(options: options)
-    defer { transport.shutdown() }
+    // The relay's transport (FCMTransport, AsyncHTTPClient); EDGE_PUSH_TRANSPORT=curl measures
+    // libcurl's, which the relay used before issue #17.
+    let transport: any HTTPTransport
+    let close: () -> Void
+    if ProcessInfo.processInfo.environment["EDGE_PUSH_TRANSPORT"] == "curl" {
+        let curl = try CurlTransport(options: options)
+        (transport, close) = (curl, curl.shutdown)
+    } else {
+        let nio = try FCMTransport(options: options)
+        (transport, close) = (nio, nio.shutdown)
+    }
+    defer { close() }
     let tokens = OAuthTokenSource(account: account, transport: transport)
     let client = FCMClient(configuration: FCMClientConfiguration(endpoint: baseURL), transport: transport, tokens: tokens)
     let sender = PushSender(store: store, client: client, projectID: account.projectID, maxInFlight: maxInFlight)
@@ -67,6 +77,7 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
         times.intake.withLock { $0 = [:] }
         times.done.withLock { $0 = [:] }
         let batch = paced ? max(1, Int(rate / 100)) : 500
+        let cpuBefore = processCPUSeconds()
         let start = seconds()
         var offered = 0
         var serial = 0
@@ -111,6 +122,8 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
             "run": label, "notifications": count, "sent": done.count, "offered_per_s": Double(count) / intakeSeconds,
             "end_to_end_per_s": Double(done.count) / (last - start), "first_99_percent_per_s": ninetyNine,
             "p50_ms": pct(50), "p99_ms": pct(99), "max_ms": latencies.last ?? 0,
+            // The whole relay process (intake, store, sender, transport), not the stand-in.
+            "relay_cpu_ms_per_notification": (processCPUSeconds() - cpuBefore) * 1000 / Double(max(1, count)),
         ]
     }
 
@@ -128,4 +141,12 @@ final class BenchTimes: Sendable {
     let failures = Mutex(0)
     /// Why sends had to wait for a retry, by reason.
     let deferred = Mutex<[String: Int]>([:])
+}
+
+/// User plus system CPU time of this process so far (getrusage), in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

@@ -66,8 +66,9 @@ public enum StationParts {
         }
     }
 
-    /// The relay's way out (PSH-7, PSH-8): the service account from the vault, a libcurl
-    /// transport (HTTP/2 over TLS, multiplexed), the FCM client, sender and relay loop.
+    /// The relay's way out (PSH-7, PSH-8): the service account from the vault, the FCM
+    /// transport (HTTP/2 over TLS, multiplexed; `FCMTransport` says why not libcurl), the FCM
+    /// client, sender and relay loop.
     public static func pushRelay(settings: PushSettings, store: PushStore, vault: StationVault) throws(AgentPartError) -> PushRelayParts {
         let account: SecureBytes?
         do {
@@ -84,10 +85,10 @@ public enum StationParts {
         } catch {
             throw AgentPartError(.secretMissing, "vault secret \(settings.serviceAccountSecret): \(error.message)")
         }
-        let transport: CurlTransport
+        let transport: FCMTransport
         do {
-            transport = try CurlTransport(options: TransportOptions(connectTimeout: 10, totalTimeout: settings.requestTimeout,
-                                                                    caFile: settings.caFile, userAgent: "edge/" + appVersion))
+            transport = try FCMTransport(options: TransportOptions(connectTimeout: 10, totalTimeout: settings.requestTimeout,
+                                                                   caFile: settings.caFile, userAgent: "edge/" + appVersion))
         } catch {
             throw AgentPartError(.transportFailed, error.message)
         }
@@ -101,7 +102,7 @@ public enum StationParts {
 
 /// What `StationParts.pushRelay` builds.
 public struct PushRelayParts: Sendable {
-    public let transport: CurlTransport
+    public let transport: FCMTransport
     public let sender: PushSender
     public let relay: PushRelay
     public let projectID: String

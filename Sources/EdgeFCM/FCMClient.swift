@@ -33,8 +33,8 @@ public final class FCMClient: Sendable {
     /// Project → until when sending is paused after a 429 (wall seconds).
     private let pausedUntil = Mutex<[String: Double]>([:])
 
-    /// `transport` should be a `CurlTransport` with `totalTimeout >= minimumRequestTimeout` (it
-    /// multiplexes HTTP/2 streams over one curl multi handle). `clock` is wall-clock seconds;
+    /// `transport` should be an `FCMTransport` with `totalTimeout >= minimumRequestTimeout` (it
+    /// multiplexes HTTP/2 streams; `FCMTransport` says why not libcurl here). `clock` is wall-clock seconds;
     /// `random` a uniform number in [0, 1) for the backoff jitter.
     public init(configuration: FCMClientConfiguration = FCMClientConfiguration(), transport: any HTTPTransport, tokens: OAuthTokenSource,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -101,11 +101,11 @@ public final class FCMClient: Sendable {
             response = try await transport.send(request)
         } catch {
             // Timeouts, resets, TLS trouble: the message is not at fault (PSH-9 retries timeouts).
-            // Decision: a connection that broke under a send, up to three times running (a GOAWAY, which
-            // Debian's libcurl 7.88 turns into failures of the other streams in flight; an
-            // HTTP/2 framing error, which that libcurl raises now and then under load, measured
-            // in Benchmarks section 6) is retried after 0.5, 1, 2 s plus jitter on a new connection
-            // (PSH-10: reconnect on GOAWAY); FCM's collapse key makes a repeat harmless (PSH-6).
+            // Decision: a connection that broke under a send (closed between the server taking
+            // the message and its answer, or a framing error), up to three times running, is
+            // retried after 0.5, 1, 2 s plus jitter on a new connection; FCM's collapse key makes
+            // a repeat harmless (PSH-6). A GOAWAY itself costs no wait: FCMTransport lets the
+            // streams the server took finish and starts the others on a new connection (PSH-10).
             // Later failures and every other transport error wait the PSH-9 backoff (10 s+).
             if (error.code == .connectionDropped || error.code == .protocolError) && failures < Self.quickReconnects {
                 let delay = Self.reconnectDelay * Double(1 << failures) + random()

@@ -1,7 +1,7 @@
 /// Turns a URL into text safe for errors and descriptions: the query, fragment and any user
 /// information are dropped (they may carry tokens), leaving scheme, host, port and path.
-enum URLRedaction {
-    static func printable(_ url: String) -> String {
+public enum URLRedaction {
+    public static func printable(_ url: String) -> String {
         var text = Substring(url)
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
         guard let schemeEnd = text.firstRange(of: "://") else { return String(text.prefix(200)) }

@@ -23,7 +23,8 @@ final class FCMHarness {
     static let projectID = "prokure-test"
 
     let standin: Standin
-    let transport: CurlTransport
+    /// The relay's own transport (FCMTransport), as `StationParts.pushRelay` builds it.
+    let transport: FCMTransport
     let account: ServiceAccount
     let baseURL: String
     let clock = TestClock()
@@ -43,7 +44,7 @@ final class FCMHarness {
         try await standin.start()
         baseURL = try XCTUnwrap(standin.baseURL)
         account = try ServiceAccount(json: Self.accountJSON(privatePEM: keyPair.privatePEM, tokenURI: baseURL + "/token"))
-        transport = try CurlTransport(options: TransportOptions(connectTimeout: 2, totalTimeout: 10, caFile: certificates?.caCertificate))
+        transport = try FCMTransport(options: TransportOptions(connectTimeout: 2, totalTimeout: 10, caFile: certificates?.caCertificate))
         let standin = standin, transport = transport, tool = tool
         testCase.addTeardownBlock {
             transport.shutdown()
