@@ -21,7 +21,9 @@ import NIOSSL
 /// Same contract as `CurlTransport`: TLS always verified (an extra CA file replaces the system
 /// roots, as `CURLOPT_CAINFO` does), plain http only to loopback, no redirects, response bodies
 /// bounded by `maxResponseBytes`, one deadline per request (`totalTimeout`). SPKI pins are not
-/// supported on this path and are refused when configured.
+/// supported on this path and are refused when configured. Streams per connection follow the
+/// server's SETTINGS_MAX_CONCURRENT_STREAMS (AsyncHTTPClient has no client-side cap): FCM and the
+/// stand-in announce 100, PSH-10's limit, and the sender keeps at most `maxInFlight` open.
 public final class FCMTransport: HTTPTransport {
     private let client: HTTPClient
     private let options: TransportOptions
