@@ -76,14 +76,41 @@ final class CodeRegionFinderTests: XCTestCase {
         let reader = try BarcodeReader(options: options)
         XCTAssertEqual(try reader.read(close).map(\.text), ["PO-2026-00043"], "the first empty regions pass is followed by the whole frame")
         XCTAssertEqual(try reader.read(close).map(\.text), [], "within the interval the whole frame waits")
+        XCTAssertEqual(try reader.read(Self.withSensorNoise(close, seed: 1)).map(\.text), [], "sensor noise is not a scene change")
+        let other = try XCTUnwrap(Encoders.qrencode(["-s", "24"], "PO-2026-00044").first)
+        let (held, _) = Frame.cluttered(seed: 7, pasting: other, at: (500, 40))
+        XCTAssertEqual(try reader.read(held).map(\.text), ["PO-2026-00044"], "a code held up changes the scene: the whole frame at once")
+        XCTAssertEqual(try reader.read(held).map(\.text), [])
         XCTAssertEqual(try reader.read(frame).map(\.text), ["PO-2026-00042"], "a code the finder sees is read on every frame")
         XCTAssertEqual(try reader.read(frame).map(\.text), ["PO-2026-00042"])
+
+        // Frames at 1 / interval fps (the kiosk's 5 fps replay) come a little early as often as
+        // late: every one still gets the whole frame. At 30 fps one frame in six does.
+        options.wholeFrameInterval = .milliseconds(200)
+        let t0 = ContinuousClock.now
+        let fiveFPS = try BarcodeReader(options: options)
+        for (index, jitter) in [0, -2, 1, -3, -1, 0].enumerated() {
+            let arrival = t0 + .milliseconds(200 * index + jitter)
+            XCTAssertEqual(try close.withView { try fiveFPS.read($0, arrivedAt: arrival) }.map(\.text), ["PO-2026-00043"], "5 fps frame \(index)")
+        }
+        let thirtyFPS = try BarcodeReader(options: options)
+        let scanned = try (0..<24).filter { index in
+            try !close.withView { try thirtyFPS.read($0, arrivedAt: t0 + .microseconds(33_333 * index + (index % 2 == 0 ? 900 : -900))) }.isEmpty
+        }
+        XCTAssertEqual(scanned, [0, 6, 12, 18])
 
         for interval in [nil, Duration.zero] {
             options.wholeFrameInterval = interval
             let everyFrame = try BarcodeReader(options: options)
             for _ in 0..<3 { XCTAssertEqual(try everyFrame.read(close).map(\.text), ["PO-2026-00043"], "interval \(String(describing: interval))") }
         }
+    }
+
+    /// `image` with every pixel moved by up to ±12 grey levels, as a camera's next frame of the same view.
+    private static func withSensorNoise(_ image: GrayImage, seed: UInt64) -> GrayImage {
+        var random = Frame.Random(state: 0x9E37_79B9_7F4A_7C15 ^ seed)
+        let pixels = image.pixels.map { UInt8(clamping: Int($0) + Int(random.next() % 25) - 12) }
+        return GrayImage(width: image.width, height: image.height, pixels: pixels)
     }
 
     private func assertInside(_ regions: [CodeRegionFinder.Region], _ frame: GrayImage, line: UInt = #line) {
