@@ -33,7 +33,7 @@ let package = Package(
         // The kiosk's pages (UI-1): logic-less templates, escaped by default, rendered on the server.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // Already in the graph through Hummingbird; the FCM path's HTTP/2 client
-        // (EdgeFCM/FCMTransport.swift says why libcurl 7.88 cannot be used there).
+        // (EdgeFCMTransport/FCMTransport.swift says why libcurl 7.88 cannot be used there).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
     ],
     targets: [
@@ -67,16 +67,19 @@ let package = Package(
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "Logging", package: "swift-log")]),
         // The FCM HTTP v1 client (PSH-7..9): messages, OAuth2 service-account tokens, error taxonomy.
-        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeHTTP", "EdgeContract",
-                                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                                                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        .target(name: "EdgeFCM", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeHTTP", "EdgeContract"]),
+        // The FCM path's HTTP/2 transport over AsyncHTTPClient (FCMTransport says why not libcurl).
+        // A module of its own so the parsers' fuzz build does not compile NIO and BoringSSL.
+        .target(name: "EdgeFCMTransport", dependencies: ["EdgeHTTP",
+                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                                         .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The push relay (PSH-2..11): zones from tzdata, quiet hours, digests, badges, its store, the sender and its loop.
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", "EdgeFCM", "EdgeHTTP",
                                                  .product(name: "GRDB", package: "GRDB.swift")]),
         // The station (AGT-1..8): configuration, buildAgent and the services it composes.
         .target(name: "EdgeAgent", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeCapture", "EdgeCrypto",
-                                                  "EdgeVault", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM",
+                                                  "EdgeVault", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM", "EdgeFCMTransport",
                                                   .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Logging", package: "swift-log"),
                                                   .product(name: "Metrics", package: "swift-metrics"),
@@ -134,7 +137,7 @@ let package = Package(
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
         .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",
-                                                           "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgePush", "EdgeFCM",
+                                                           "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgePush", "EdgeFCM", "EdgeFCMTransport",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Benchmarks/edge-bench"),
         // libFuzzer targets for every parser of untrusted input; Tests/Fuzz/run builds this with
@@ -159,7 +162,7 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // The FCM client and the relay's sender against the FCM stand-in (one harness for both).
-        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeHTTP",
+        .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeFCMTransport", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeHTTP",
                                                          "EdgeStandin", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),

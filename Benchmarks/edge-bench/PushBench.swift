@@ -1,4 +1,5 @@
 import EdgeFCM
+import EdgeFCMTransport
 import EdgeHTTP
 import EdgePush
 import EdgeStore

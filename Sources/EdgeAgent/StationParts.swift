@@ -1,5 +1,6 @@
 import EdgeCrypto
 import EdgeFCM
+import EdgeFCMTransport
 import EdgeHTTP
 import EdgePush
 import EdgeStore

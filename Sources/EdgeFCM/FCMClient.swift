@@ -33,7 +33,7 @@ public final class FCMClient: Sendable {
     /// Project → until when sending is paused after a 429 (wall seconds).
     private let pausedUntil = Mutex<[String: Double]>([:])
 
-    /// `transport` should be an `FCMTransport` with `totalTimeout >= minimumRequestTimeout` (it
+    /// `transport` should be an `FCMTransport` (EdgeFCMTransport) with `totalTimeout >= minimumRequestTimeout` (it
     /// multiplexes HTTP/2 streams; `FCMTransport` says why not libcurl here). `clock` is wall-clock seconds;
     /// `random` a uniform number in [0, 1) for the backoff jitter.
     public init(configuration: FCMClientConfiguration = FCMClientConfiguration(), transport: any HTTPTransport, tokens: OAuthTokenSource,

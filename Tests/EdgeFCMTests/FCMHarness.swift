@@ -1,4 +1,5 @@
 import EdgeFCM
+import EdgeFCMTransport
 import EdgePush
 import EdgeStandin
 import EdgeStore
