@@ -321,8 +321,9 @@ def frames_section(bench, quick):
     reps = 30 if quick else 150
     pinned = shutil.which("taskset") is not None
     say(f"\n== 2. Camera-like frame: 1280x720 gray, synthetic and seeded, {reps} decodes at 30 fps, one core ==")
-    say("edge reads as a camera does (a frame every 33 ms): its preset scans the whole frame at most every 200 ms after an\n"
-        "empty regions pass, so the median is the frames without that scan and the mean is the amortized cost per frame.")
+    say("edge reads as a camera does (a frame every 33 ms): after an empty regions pass its preset scans the whole frame\n"
+        "every 200 ms or when the scene changed; these frames repeat one image (an idle camera), so the median is the\n"
+        "frames without that scan and the mean is the amortized cost per frame.")
     tmp = Path(tempfile.mkdtemp(prefix="edge-bench-frames-"))
     results, shown = [], set()
     try:

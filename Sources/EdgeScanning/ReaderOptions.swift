@@ -41,8 +41,8 @@ public struct ReaderOptions: Sendable, Equatable {
     /// that would exceed it is not run (`ScanErrorCode.passTooLarge`).
     public var maxPixels: Int
     /// For a reader fed the consecutive frames of one camera: after a regions pass that read
-    /// nothing, the whole-frame pass runs only when this long has passed since it last ran
-    /// (nil: on every frame). See `cameraFrame(formats:)` for the decision.
+    /// nothing, the whole-frame pass runs on the frame nearest this long after it last ran, or
+    /// when the scene changed (nil: on every frame). See `cameraFrame(formats:)` for the decision.
     public var wholeFrameInterval: Duration?
 
     public init(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases), eanAddOns: Bool = false,
@@ -76,13 +76,14 @@ public struct ReaderOptions: Sendable, Equatable {
     /// Decisions:
     /// - The whole-frame pass is for codes the finder misses (one too large for it, close to the
     ///   lens). Such a code stays in view for many frames, so after an empty regions pass the
-    ///   whole frame is scanned at most every 200 ms (`wholeFrameInterval`): a code the finder
-    ///   misses is read within 200 ms and a frame of entering the view, one the finder sees in
-    ///   the frame it enters. An idle camera at 30 fps then pays for the finder on every frame
-    ///   and for a whole-frame scan on one frame in six or seven, instead of both on every frame
-    ///   (Benchmarks/run.py section 2 measures it, and the time to first read). Time, not a
-    ///   frame count, so the bound holds at any frame rate: at 5 fps or less every frame gets
-    ///   the whole-frame pass, as before.
+    ///   whole frame is scanned on the frame nearest 200 ms after the last such scan
+    ///   (`wholeFrameInterval`), or at once when the scene changed (`SceneSignature`: a code
+    ///   held up changes it). A code the finder misses is read in the frame it appears, or within
+    ///   about 200 ms if it crept in unnoticed; one the finder sees in the frame it enters. An
+    ///   idle camera at 30 fps then pays for the finder on every frame and for a whole-frame
+    ///   scan on one frame in six, instead of both on every frame (Benchmarks/run.py section 2
+    ///   measures it, and the time to first read). Time, not a frame count, so the bound holds
+    ///   at any frame rate: at 5 fps or less every frame gets the whole-frame pass, as before.
     /// - When the whole-frame pass is due it always runs, whatever the time (the budget is the
     ///   still images' 1 s): on a slow CPU a budget cut there would leave such codes unread for
     ///   good, not just late.
