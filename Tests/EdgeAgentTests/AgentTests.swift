@@ -19,7 +19,7 @@ import Testing
 
     /// A stand-in with FCM, a vault holding the station token and the service account, and an
     /// edge.json naming them: what a station has after provisioning.
-    final class Station: @unchecked Sendable {
+    final class Station: @unchecked Sendable, Stoppable {
         let directory: TemporaryDirectory
         let standin: Standin
         let configPath: String
@@ -67,140 +67,140 @@ import Testing
     }
 
     @Test func cameraReadsBecomeEventsAppliedOnceAndNotificationsReachFCM() async throws {
-        let station = try await Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png", "linking-code.png", "product-ean13.png"))", "fps": 20}]"#)
-        defer { Task { await station.stop() } }
-        let agent = try station.agent()
-        let running = Task { try await agent.run() }
+        try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png", "linking-code.png", "product-ean13.png"))", "fps": 20}]"#)) { station in
+            let agent = try station.agent()
+            let running = Task { try await agent.run() }
 
-        // The PO and the product sync (default policy); the linking code is kept locally, masked.
-        try await eventually("a PO and a product scan event applied on the stand-in") {
-            let kinds = station.standin.backend.pushes.filter { $0.kind == ScanEventRecorder.kind }
-            return Set(kinds.compactMap { $0.payload["class"]?.stringValue }) == ["purchase-order", "product"]
-        }
-        try await eventually("the outbox drained") { try agent.outbox.status().depth == 0 }
-        for record in station.standin.applied where record.path == APIPath.syncPush {
-            #expect(record.applications == 1)
-        }
-        // The linking-code sample is a QR too large for the region finder: the camera preset reads
-        // it with its whole-frame pass, which runs at most every 200 ms, so it may come a cycle later.
-        try await eventually("the linking code recorded as a scan event") {
-            try agent.events.recent(limit: 50).contains { $0.className == "linking-code" }
-        }
-        let events = try agent.events.recent(limit: 50)
-        let linking = try #require(events.first { $0.className == "linking-code" })
-        #expect(linking.text == nil)
-        #expect(linking.masked.hasPrefix("AB") && linking.masked.dropFirst(2).allSatisfy { $0 == "*" })
-        #expect(linking.payloadKey?.count == 32)
-        #expect(linking.outboxID == nil)
-        let po = try #require(events.first { $0.className == "purchase-order" })
-        #expect(po.text == "PO-2026-00042" && po.outboxID != nil && po.latencyMs > 0)
-        // No linking code in clear anywhere the backend was sent.
-        let sent = station.standin.backend.pushes.map { String(decoding: (try? ContractCoding.encode($0)) ?? [], as: UTF8.self) }
-        #expect(!sent.contains { $0.contains("linking-code") && $0.contains("\"text\"") })
+            // The PO and the product sync (default policy); the linking code is kept locally, masked.
+            try await eventually("a PO and a product scan event applied on the stand-in") {
+                let kinds = station.standin.backend.pushes.filter { $0.kind == ScanEventRecorder.kind }
+                return Set(kinds.compactMap { $0.payload["class"]?.stringValue }) == ["purchase-order", "product"]
+            }
+            try await eventually("the outbox drained") { try agent.outbox.status().depth == 0 }
+            for record in station.standin.applied where record.path == APIPath.syncPush {
+                #expect(record.applications == 1)
+            }
+            // The linking-code sample is a QR too large for the region finder: the camera preset reads
+            // it with its whole-frame pass, which runs at most every 200 ms, so it may come a cycle later.
+            try await eventually("the linking code recorded as a scan event") {
+                try agent.events.recent(limit: 50).contains { $0.className == "linking-code" }
+            }
+            let events = try agent.events.recent(limit: 50)
+            let linking = try #require(events.first { $0.className == "linking-code" })
+            #expect(linking.text == nil)
+            #expect(linking.masked.hasPrefix("AB") && linking.masked.dropFirst(2).allSatisfy { $0 == "*" })
+            #expect(linking.payloadKey?.count == 32)
+            #expect(linking.outboxID == nil)
+            let po = try #require(events.first { $0.className == "purchase-order" })
+            #expect(po.text == "PO-2026-00042" && po.outboxID != nil && po.latencyMs > 0)
+            // No linking code in clear anywhere the backend was sent.
+            let sent = station.standin.backend.pushes.map { String(decoding: (try? ContractCoding.encode($0)) ?? [], as: UTF8.self) }
+            #expect(!sent.contains { $0.contains("linking-code") && $0.contains("\"text\"") })
 
-        // A notification pulled by the running agent goes out through the relay (PSH-1, AGT-5).
-        try registerDevice(agent, user: "ana", token: "fcm-token-ana")
-        _ = station.standin.backend.appendChange(stream: "push:ana", kind: "NOTIFICATION", payload: .object([
-            "user_id": .string("ana"), "type": .string("APPROVAL_PENDING"), "priority": .string("HIGH"),
-            "title": .string("Approval needed: PO-2026-00077"), "body": .string("Office chairs"), "deep_link": .string("/approvals/77")]))
-        agent.wakePuller()
-        try await eventually("the FCM stand-in received the pulled notification") {
-            station.standin.backend.fcm.received.contains { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" }
-        }
+            // A notification pulled by the running agent goes out through the relay (PSH-1, AGT-5).
+            try registerDevice(agent, user: "ana", token: "fcm-token-ana")
+            _ = station.standin.backend.appendChange(stream: "push:ana", kind: "NOTIFICATION", payload: .object([
+                "user_id": .string("ana"), "type": .string("APPROVAL_PENDING"), "priority": .string("HIGH"),
+                "title": .string("Approval needed: PO-2026-00077"), "body": .string("Office chairs"), "deep_link": .string("/approvals/77")]))
+            agent.wakePuller()
+            try await eventually("the FCM stand-in received the pulled notification") {
+                station.standin.backend.fcm.received.contains { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" }
+            }
 
-        // The app opened it: its receipt comes back through the backend as a pulled change and
-        // reaches the durable record (PSH-11); a repeated or late DELIVERED changes nothing.
-        let sentMessage = try #require(station.standin.backend.fcm.received.first { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" })
-        let notificationID = try #require(sentMessage.message?["data"]?["notification_id"]?.stringValue)
-        for status in ["OPENED", "OPENED", "DELIVERED"] {
-            _ = station.standin.backend.appendChange(stream: "push:ana", kind: "PUSH_RECEIPT", payload: .object([
-                "notification_id": .string(notificationID), "status": .string(status)]))
-        }
-        agent.wakePuller()
-        try await eventually("the record is OPENED") {
-            try await agent.outbox.database.dbWriter.read { db in
-                try String.fetchOne(db, sql: "SELECT status FROM push_notifications WHERE id = ?", arguments: [Int64(notificationID) ?? -1])
-            } == "OPENED"
-        }
+            // The app opened it: its receipt comes back through the backend as a pulled change and
+            // reaches the durable record (PSH-11); a repeated or late DELIVERED changes nothing.
+            let sentMessage = try #require(station.standin.backend.fcm.received.first { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" })
+            let notificationID = try #require(sentMessage.message?["data"]?["notification_id"]?.stringValue)
+            for status in ["OPENED", "OPENED", "DELIVERED"] {
+                _ = station.standin.backend.appendChange(stream: "push:ana", kind: "PUSH_RECEIPT", payload: .object([
+                    "notification_id": .string(notificationID), "status": .string(status)]))
+            }
+            agent.wakePuller()
+            try await eventually("the record is OPENED") {
+                try await agent.outbox.database.dbWriter.read { db in
+                    try String.fetchOne(db, sql: "SELECT status FROM push_notifications WHERE id = ?", arguments: [Int64(notificationID) ?? -1])
+                } == "OPENED"
+            }
 
-        // /metrics in the Prometheus text format, read by prometheus_client's parser.
-        let address = try #require(agent.state.current.metricsAddress)
-        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://\(address)/metrics")!)
-        let samples = try PythonCheck.prometheusSamples(body)
-        #expect((samples[#"edge_frame_to_event_seconds_count{camera="dock"}"#] ?? 0) >= 2)
-        #expect((samples[#"edge_frames_total{camera="dock"}"#] ?? 0) > 0)
-        #expect(samples[#"edge_camera_up{camera="dock"}"#] == 1)
-        #expect((samples[#"edge_sync_sends_total{answer="sent"}"#] ?? 0) >= 2)
-        #expect((samples[#"edge_push_sends_total{result="sent"}"#] ?? 0) >= 1)
-        #expect(samples[#"edge_push_receipts_total{status="opened"}"#] == 1)
-        #expect((samples[#"edge_push_intake_total{kind="notification"}"#] ?? 0) >= 1)
-        #expect((samples[#"edge_sync_pulls_total{result="ok"}"#] ?? 0) >= 1)
+            // /metrics in the Prometheus text format, read by prometheus_client's parser.
+            let address = try #require(agent.state.current.metricsAddress)
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://\(address)/metrics")!)
+            let samples = try PythonCheck.prometheusSamples(body)
+            #expect((samples[#"edge_frame_to_event_seconds_count{camera="dock"}"#] ?? 0) >= 2)
+            #expect((samples[#"edge_frames_total{camera="dock"}"#] ?? 0) > 0)
+            #expect(samples[#"edge_camera_up{camera="dock"}"#] == 1)
+            #expect((samples[#"edge_sync_sends_total{answer="sent"}"#] ?? 0) >= 2)
+            #expect((samples[#"edge_push_sends_total{result="sent"}"#] ?? 0) >= 1)
+            #expect(samples[#"edge_push_receipts_total{status="opened"}"#] == 1)
+            #expect((samples[#"edge_push_intake_total{kind="notification"}"#] ?? 0) >= 1)
+            #expect((samples[#"edge_sync_pulls_total{result="ok"}"#] ?? 0) >= 1)
 
-        // edge status's document, against its schema.
-        try await eventually("the status file shows the camera up") {
-            AgentStatusFile.read(agent.paths.agentStatusFile)?.snapshot.cameras["dock"]?.up == true
+            // edge status's document, against its schema.
+            try await eventually("the status file shows the camera up") {
+                AgentStatusFile.read(agent.paths.agentStatusFile)?.snapshot.cameras["dock"]?.up == true
+            }
+            let status = StationStatus.collect(try station.configuration(), environment: [:])
+            #expect(status.agent.running)
+            #expect(status.missing.isEmpty, "\(status.missing)")
+            try PythonCheck.validate(json: Data(try status.json()), schema: PackageFiles.path("models/station-status.schema.json"))
+
+            await agent.shutdown()
+            try await running.value
+            let stopped = try #require(AgentStatusFile.read(agent.paths.agentStatusFile))
+            #expect(!stopped.running)
         }
-        let status = StationStatus.collect(try station.configuration(), environment: [:])
-        #expect(status.agent.running)
-        #expect(status.missing.isEmpty, "\(status.missing)")
-        try PythonCheck.validate(json: Data(try status.json()), schema: PackageFiles.path("models/station-status.schema.json"))
-
-        await agent.shutdown()
-        try await running.value
-        let stopped = try #require(AgentStatusFile.read(agent.paths.agentStatusFile))
-        #expect(!stopped.running)
     }
 
     @Test func aBrokenFileOnReloadKeepsTheRunningConfigurationAndTheCamera() async throws {
-        let station = try await Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 30}]"#)
-        defer { Task { await station.stop() } }
-        let agent = try station.agent()
-        let running = Task { try await agent.run() }
-        try await eventually("frames flowing") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 30 }
-        var configuration = try station.configuration()
+        try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 30}]"#)) { station in
+            let agent = try station.agent()
+            let running = Task { try await agent.run() }
+            try await eventually("frames flowing") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 30 }
+            var configuration = try station.configuration()
 
-        try Data(#"{"station": {"cameras": [{"name": "dock"}]}}"#.utf8).write(to: URL(fileURLWithPath: station.configPath))
-        let error = await #expect(throws: StationConfigurationError.self) { try await agent.reloadFromFile() }
-        #expect(error?.keyPath == "station.cameras[0].device")
-        #expect(agent.state.current.lastReloadError?.contains(station.configPath) == true)
-        #expect(agent.configuration.station.cameras.first?.device.hasPrefix("replay:") == true)
-        let before = agent.state.current.cameras["dock"]?.frames ?? 0
-        try await eventually("the camera still streams") { (agent.state.current.cameras["dock"]?.frames ?? 0) > before + 30 }
+            try Data(#"{"station": {"cameras": [{"name": "dock"}]}}"#.utf8).write(to: URL(fileURLWithPath: station.configPath))
+            let error = await #expect(throws: StationConfigurationError.self) { try await agent.reloadFromFile() }
+            #expect(error?.keyPath == "station.cameras[0].device")
+            #expect(agent.state.current.lastReloadError?.contains(station.configPath) == true)
+            #expect(agent.configuration.station.cameras.first?.device.hasPrefix("replay:") == true)
+            let before = agent.state.current.cameras["dock"]?.frames ?? 0
+            try await eventually("the camera still streams") { (agent.state.current.cameras["dock"]?.frames ?? 0) > before + 30 }
 
-        // A valid change: a second camera starts, the first one keeps streaming (its frame count
-        // is not reset, which a restart would do).
-        configuration.station.cameras.append(StationCamera(name: "side", device: "replay:" + Self.samples("vendor.png"), fps: 10))
-        configuration.station.pullInterval = 5
-        let pending = await agent.reload(configuration)
-        #expect(pending == ["station.pull_interval"])
-        let dockFrames = agent.state.current.cameras["dock"]?.frames ?? 0
-        try await eventually("the new camera runs") { agent.state.current.cameras["side"]?.up == true }
-        #expect((agent.state.current.cameras["dock"]?.frames ?? 0) >= dockFrames)
+            // A valid change: a second camera starts, the first one keeps streaming (its frame count
+            // is not reset, which a restart would do).
+            configuration.station.cameras.append(StationCamera(name: "side", device: "replay:" + Self.samples("vendor.png"), fps: 10))
+            configuration.station.pullInterval = 5
+            let pending = await agent.reload(configuration)
+            #expect(pending == ["station.pull_interval"])
+            let dockFrames = agent.state.current.cameras["dock"]?.frames ?? 0
+            try await eventually("the new camera runs") { agent.state.current.cameras["side"]?.up == true }
+            #expect((agent.state.current.cameras["dock"]?.frames ?? 0) >= dockFrames)
 
-        await agent.shutdown()
-        try await running.value
+            await agent.shutdown()
+            try await running.value
+        }
     }
 
     @Test func aHeldStationCredentialIsReleasedByANewTokenInTheVault() async throws {
-        let station = try await Station(cameras: "[]")
-        defer { Task { await station.stop() } }
-        let agent = try station.agent()
-        let running = Task { try await agent.run() }
-        _ = station.standin.backend.revoke(.token(AgentTests.token))
-        try await agent.outbox.database.dbWriter.write { db in
-            try agent.outbox.enqueue(db, stream: "scan:dock", kind: ScanEventRecorder.kind, payload: Array(#"{"text":"x"}"#.utf8))
-        }
-        try await eventually("the station credential held") { try SyncState(database: agent.outbox.database).holds().map(\.credential) == ["station"] }
-        #expect(try agent.outbox.status().depth == 1)
+        try await withStopping(Station(cameras: "[]")) { station in
+            let agent = try station.agent()
+            let running = Task { try await agent.run() }
+            _ = station.standin.backend.revoke(.token(AgentTests.token))
+            try await agent.outbox.database.dbWriter.write { db in
+                try agent.outbox.enqueue(db, stream: "scan:dock", kind: ScanEventRecorder.kind, payload: Array(#"{"text":"x"}"#.utf8))
+            }
+            try await eventually("the station credential held") { try SyncState(database: agent.outbox.database).holds().map(\.credential) == ["station"] }
+            #expect(try agent.outbox.status().depth == 1)
 
-        let fresh = "agent-test-station-token-2"
-        station.standin.backend.addStaticToken(fresh)
-        try agent.vault?.withVault { vault in try vault.put(SecureBytes(Array(fresh.utf8)), name: SecretName("sync.token")) }
-        try await eventually("released and sent with the new token") {
-            try SyncState(database: agent.outbox.database).holds().isEmpty && agent.outbox.status().depth == 0
+            let fresh = "agent-test-station-token-2"
+            station.standin.backend.addStaticToken(fresh)
+            try agent.vault?.withVault { vault in try vault.put(SecureBytes(Array(fresh.utf8)), name: SecretName("sync.token")) }
+            try await eventually("released and sent with the new token") {
+                try SyncState(database: agent.outbox.database).holds().isEmpty && agent.outbox.status().depth == 0
+            }
+            await agent.shutdown()
+            try await running.value
         }
-        await agent.shutdown()
-        try await running.value
     }
 
     private func registerDevice(_ agent: Agent, user: String, token: String) throws {

@@ -16,7 +16,7 @@ import Synchronization
 /// A clinic station for the tests: the stand-in portal on 127.0.0.1 (sponsors AB and CD both
 /// point at it), a real database and keyfile vault in a temporary directory, libcurl, and every
 /// log line kept so tests can search them for codes and tokens.
-final class Clinic: @unchecked Sendable {
+final class Clinic: @unchecked Sendable, Stoppable {
     static let stationToken = "clinic-station-token"
 
     let directory: TemporaryDirectory

@@ -19,379 +19,379 @@ import Testing
     // MARK: ENR-3: local validation, nothing sent
 
     @Test func localValidationMessagesAreExactAndNothingIsSent() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let cases: [(String, String)] = [
-            ("AB-7KX-M4PQ1", LinkingCodeError.lookAlikeMessage),
-            ("AB-7KX-M4P", "8/10 characters"),
-            ("XY-7KX-M4PQR", LinkingCodeError.unknownPrefixMessage),
-        ]
-        for (input, message) in cases {
-            do {
-                _ = try await enrollments.enroll(input: input, source: .typed)
-            } catch {
-                #expect(error.code == .localValidation)
-                #expect(error.message == message)
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let cases: [(String, String)] = [
+                ("AB-7KX-M4PQ1", LinkingCodeError.lookAlikeMessage),
+                ("AB-7KX-M4P", "8/10 characters"),
+                ("XY-7KX-M4PQR", LinkingCodeError.unknownPrefixMessage),
+            ]
+            for (input, message) in cases {
+                do {
+                    _ = try await enrollments.enroll(input: input, source: .typed)
+                } catch let error as EnrollmentError {
+                    #expect(error.code == .localValidation)
+                    #expect(error.message == message)
+                }
             }
+            #expect(clinic.requests(APIPath.enrollmentLink).isEmpty)
+            #expect(try enrollments.store.all().isEmpty)
         }
-        #expect(clinic.requests(APIPath.enrollmentLink).isEmpty)
-        #expect(try enrollments.store.all().isEmpty)
     }
 
     // MARK: ENR-5, ENR-9, ENR-12, ENR-15: success
 
     @Test func aValidCodeLinksStoresTokensInTheVaultAndRecordsTheHistory() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        var changes = enrollments.store.changes().makeAsyncIterator()
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            var changes = enrollments.store.changes().makeAsyncIterator()
 
-        let enrollment = try await enrollments.enroll(input: "ab 7kx m4pqr", source: .typed)
-        #expect(enrollment.state == .studyStartPending)
-        #expect(enrollment.lifecycle.history.map(\.to) == [.linkingPending, .studyStartPending])
-        #expect(enrollment.maskedCode == "AB-***-*****")
-        #expect(enrollment.patientID == "pat-7d41c2e0")
-        #expect(enrollment.serverEnrollmentID == "enr-ab-0001")
-        #expect(enrollment.sponsor?.name == "Study Sponsor AB")
-        #expect(enrollment.sponsor?.colors.primary == "#0B5FFF")
-        #expect(enrollment.studyStartRequired == true)
+            let enrollment = try await enrollments.enroll(input: "ab 7kx m4pqr", source: .typed)
+            #expect(enrollment.state == .studyStartPending)
+            #expect(enrollment.lifecycle.history.map(\.to) == [.linkingPending, .studyStartPending])
+            #expect(enrollment.maskedCode == "AB-***-*****")
+            #expect(enrollment.patientID == "pat-7d41c2e0")
+            #expect(enrollment.serverEnrollmentID == "enr-ab-0001")
+            #expect(enrollment.sponsor?.name == "Study Sponsor AB")
+            #expect(enrollment.sponsor?.colors.primary == "#0B5FFF")
+            #expect(enrollment.studyStartRequired == true)
 
-        // Observers heard both commits, in order.
-        #expect(await changes.next()?.enrollment.state == .linkingPending)
-        #expect(await changes.next()?.enrollment.state == .studyStartPending)
+            // Observers heard both commits, in order.
+            #expect(await changes.next()?.enrollment.state == .linkingPending)
+            #expect(await changes.next()?.enrollment.state == .studyStartPending)
 
-        // Tokens in the vault under the enrollment's names, nowhere else (ENR-9).
-        #expect(try clinic.vault.secret(enrollment.accessSecret) != nil)
-        #expect(try clinic.vault.secret(enrollment.refreshSecret) != nil)
+            // Tokens in the vault under the enrollment's names, nowhere else (ENR-9).
+            #expect(try clinic.vault.secret(enrollment.accessSecret) != nil)
+            #expect(try clinic.vault.secret(enrollment.refreshSecret) != nil)
 
-        // ENR-12: persisted; a restarted process reads the same state and history.
-        let reread = try clinic.enrollments().store.enrollment(enrollment.id)
-        #expect(reread == enrollment)
+            // ENR-12: persisted; a restarted process reads the same state and history.
+            let reread = try clinic.enrollments().store.enrollment(enrollment.id)
+            #expect(reread == enrollment)
 
-        // ENR-15: the device id from the vault on the request and in the body.
-        let link = try #require(clinic.requests(APIPath.enrollmentLink).first)
-        #expect(link.headers[SyncHeaderName.deviceID.lowercased()] ?? link.headers[SyncHeaderName.deviceID] == (try clinic.vault.deviceID()))
-        #expect(!link.hasAuthorization)
+            // ENR-15: the device id from the vault on the request and in the body.
+            let link = try #require(clinic.requests(APIPath.enrollmentLink).first)
+            #expect(link.headers[SyncHeaderName.deviceID.lowercased()] ?? link.headers[SyncHeaderName.deviceID] == (try clinic.vault.deviceID()))
+            #expect(!link.hasAuthorization)
+        }
     }
 
     // MARK: ENR-5: the portal's refusals, word for word
 
     @Test func invalidExpiredAndUsedCodesGetOneMessage() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        // Expired; unknown (valid shape, never issued); used by another station.
-        _ = clinic.standin.backend.handle(StandinRequest(method: "POST", path: APIPath.enrollmentLink, headers: [:],
-                                                         body: Array(#"{"linking_code": "CD3HJ6K8W9", "device_uuid": "another-station"}"#.utf8)))
-        for code in [DemoData.expiredCode, "ABHHHHHHHH", DemoData.otherSponsorCode] {
-            do {
-                _ = try await enrollments.enroll(input: code, source: .typed)
-                Issue.record("\(code.prefix(2)) accepted")
-            } catch {
-                #expect(error.code == .invalidCode)
-                #expect(error.message == "Invalid linking code. Please check the code and try again, or contact your study coordinator for a new code.")
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            // Expired; unknown (valid shape, never issued); used by another station.
+            _ = clinic.standin.backend.handle(StandinRequest(method: "POST", path: APIPath.enrollmentLink, headers: [:],
+                                                             body: Array(#"{"linking_code": "CD3HJ6K8W9", "device_uuid": "another-station"}"#.utf8)))
+            for code in [DemoData.expiredCode, "ABHHHHHHHH", DemoData.otherSponsorCode] {
+                do {
+                    _ = try await enrollments.enroll(input: code, source: .typed)
+                    Issue.record("\(code.prefix(2)) accepted")
+                } catch let error as EnrollmentError {
+                    #expect(error.code == .invalidCode)
+                    #expect(error.message == "Invalid linking code. Please check the code and try again, or contact your study coordinator for a new code.")
+                }
             }
+            // Each refused first enrollment went back to PERSONAL_USE, with why.
+            let all = try enrollments.store.all()
+            #expect(all.count == 3)
+            #expect(all.allSatisfy { $0.state == .personalUse && $0.lifecycle.history.last?.cause == "validation failed (invalid-code)" })
         }
-        // Each refused first enrollment went back to PERSONAL_USE, with why.
-        let all = try enrollments.store.all()
-        #expect(all.count == 3)
-        #expect(all.allSatisfy { $0.state == .personalUse && $0.lifecycle.history.last?.cause == "validation failed (invalid-code)" })
     }
 
     @Test func serverErrorsAreShownAndNotRetried() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(status: 503))
-        let enrollments = try clinic.enrollments()
-        do {
-            _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .scanned)
-            Issue.record("a 503 linked")
-        } catch {
-            #expect(error.code == .serverError)
-            #expect(error.message == "Server error. Please try again later or contact your study coordinator.")
+        try await withStopping(Clinic()) { clinic in
+            clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(status: 503))
+            let enrollments = try clinic.enrollments()
+            do {
+                _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .scanned)
+                Issue.record("a 503 linked")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .serverError)
+                #expect(error.message == "Server error. Please try again later or contact your study coordinator.")
+            }
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
         }
-        #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
     }
 
     @Test func networkErrorsAreRetriedThreeTimesThenShown() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        // Three refusals, then the portal answers: linked on the fourth try.
-        clinic.standin.faults.add(.refuse, pathPrefix: APIPath.enrollmentLink, times: 3)
-        let linked = try await clinic.enrollments().enroll(input: DemoData.linkingCode, source: .typed)
-        #expect(linked.state == .studyStartPending)
-        #expect(clinic.requests(APIPath.enrollmentLink).count == 4)
+        try await withStopping(Clinic()) { clinic in
+            // Three refusals, then the portal answers: linked on the fourth try.
+            clinic.standin.faults.add(.refuse, pathPrefix: APIPath.enrollmentLink, times: 3)
+            let linked = try await clinic.enrollments().enroll(input: DemoData.linkingCode, source: .typed)
+            #expect(linked.state == .studyStartPending)
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 4)
 
-        // Four refusals: the message, after one try and three retries.
-        clinic.standin.backend.journal.clear()
-        clinic.standin.faults.add(.refuse, pathPrefix: APIPath.enrollmentLink, times: 4)
-        let second = try clinic.enrollments()
-        do {
-            _ = try await second.enroll(input: DemoData.otherPatientCode, source: .typed)
-            Issue.record("linked through four refusals")
-        } catch {
-            #expect(error.code == .noNetwork)
-            #expect(error.message == "No internet connection. Please check your connection and try again.")
-        }
-        #expect(clinic.requests(APIPath.enrollmentLink).count == 4)
+            // Four refusals: the message, after one try and three retries.
+            clinic.standin.backend.journal.clear()
+            clinic.standin.faults.add(.refuse, pathPrefix: APIPath.enrollmentLink, times: 4)
+            let second = try clinic.enrollments()
+            do {
+                _ = try await second.enroll(input: DemoData.otherPatientCode, source: .typed)
+                Issue.record("linked through four refusals")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .noNetwork)
+                #expect(error.message == "No internet connection. Please check your connection and try again.")
+            }
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 4)
 
-        // Nothing listening at all: the same message.
-        await clinic.stop()
-        let third = try clinic.enrollments()
-        do {
-            _ = try await third.enroll(input: DemoData.otherPatientCode, source: .typed)
-            Issue.record("linked with no portal")
-        } catch {
-            #expect(error.code == .noNetwork)
+            // Nothing listening at all: the same message.
+            await clinic.stop()
+            let third = try clinic.enrollments()
+            do {
+                _ = try await third.enroll(input: DemoData.otherPatientCode, source: .typed)
+                Issue.record("linked with no portal")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .noNetwork)
+            }
         }
     }
 
     @Test func aSlowPortalTimesOut() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        clinic.standin.faults.add(.delay, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(delayMS: 4000))
-        clinic.settings.requestTimeout = 1
-        let enrollments = try clinic.enrollments()
-        do {
-            _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-            Issue.record("linked past the timeout")
-        } catch {
-            #expect(error.code == .timedOut)
-            #expect(error.message == "Connection timed out. Please try again.")
+        try await withStopping(Clinic()) { clinic in
+            clinic.standin.faults.add(.delay, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(delayMS: 4000))
+            clinic.settings.requestTimeout = 1
+            let enrollments = try clinic.enrollments()
+            do {
+                _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+                Issue.record("linked past the timeout")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .timedOut)
+                #expect(error.message == "Connection timed out. Please try again.")
+            }
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
+            #expect(EnrollmentSettings().requestTimeout == 30)
         }
-        #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
-        #expect(EnrollmentSettings().requestTimeout == 30)
     }
 
     // MARK: ENR-7: five attempts per five minutes, across a restart
 
     @Test func theSixthAttemptInFiveMinutesIsRefusedEvenAfterARestart() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        for _ in 0..<5 {
-            _ = try? await clinic.enrollments().enroll(input: DemoData.expiredCode, source: .typed)
+        try await withStopping(Clinic()) { clinic in
+            for _ in 0..<5 {
+                _ = try? await clinic.enrollments().enroll(input: DemoData.expiredCode, source: .typed)
+            }
+            let sent = clinic.requests(APIPath.enrollmentLink).count
+            #expect(sent == 5)
+            // A new process over the same database: still refused, with the cooldown left, nothing sent.
+            let restarted = try clinic.enrollments()
+            do {
+                _ = try await restarted.enroll(input: DemoData.linkingCode, source: .typed)
+                Issue.record("a sixth attempt went through")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .rateLimited)
+                #expect(error.message.hasPrefix("Too many attempts. Please wait 5 minutes before trying again."))
+                let left = try #require(error.context["retry_after"].flatMap(Int.init))
+                #expect(left > 0 && left <= 300)
+                #expect(error.message.contains("left)"))
+            }
+            #expect(clinic.requests(APIPath.enrollmentLink).count == sent)
+            // Local validation failures are not attempts: nothing was sent for them.
+            #expect(EnrollmentSettings().attemptLimit == 5 && EnrollmentSettings().attemptWindow == 300)
         }
-        let sent = clinic.requests(APIPath.enrollmentLink).count
-        #expect(sent == 5)
-        // A new process over the same database: still refused, with the cooldown left, nothing sent.
-        let restarted = try clinic.enrollments()
-        do {
-            _ = try await restarted.enroll(input: DemoData.linkingCode, source: .typed)
-            Issue.record("a sixth attempt went through")
-        } catch {
-            #expect(error.code == .rateLimited)
-            #expect(error.message.hasPrefix("Too many attempts. Please wait 5 minutes before trying again."))
-            let left = try #require(error.context["retry_after"].flatMap(Int.init))
-            #expect(left > 0 && left <= 300)
-            #expect(error.message.contains("left)"))
-        }
-        #expect(clinic.requests(APIPath.enrollmentLink).count == sent)
-        // Local validation failures are not attempts: nothing was sent for them.
-        #expect(EnrollmentSettings().attemptLimit == 5 && EnrollmentSettings().attemptWindow == 300)
     }
 
     // MARK: ENR-10: revocation
 
     @Test func aRevokedTokenIsRefreshedOnceWhenARefreshTokenExists() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        // The re-enrollment code's approval holds: ENROLLED at once.
-        let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
-        #expect(enrollment.state == .enrolled)
-        let before = try #require(try clinic.vault.secret(enrollment.accessSecret)).withUnsafeBytes { Array($0) }
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            // The re-enrollment code's approval holds: ENROLLED at once.
+            let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
+            #expect(enrollment.state == .enrolled)
+            let before = try #require(try clinic.vault.secret(enrollment.accessSecret)).withUnsafeBytes { Array($0) }
 
-        #expect(clinic.standin.backend.revoke(.prefix("at."), code: .tokenRevoked) > 0)
-        let checked = try await enrollments.check(enrollment.id)
-        #expect(checked.state == .enrolled)
-        let after = try #require(try clinic.vault.secret(enrollment.accessSecret)).withUnsafeBytes { Array($0) }
-        #expect(after != before)
-        #expect(clinic.requests(APIPath.enrollmentRefresh).count == 1)
+            #expect(clinic.standin.backend.revoke(.prefix("at."), code: .tokenRevoked) > 0)
+            let checked = try await enrollments.check(enrollment.id)
+            #expect(checked.state == .enrolled)
+            let after = try #require(try clinic.vault.secret(enrollment.accessSecret)).withUnsafeBytes { Array($0) }
+            #expect(after != before)
+            #expect(clinic.requests(APIPath.enrollmentRefresh).count == 1)
+        }
     }
 
     @Test(arguments: [RevocationCode.unauthorized, .tokenRevoked, .patientDisconnected])
     func aRevokedEnrollmentLosesItsTokensForGoodAndItsDataIsHeld(code: RevocationCode) async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
-        try clinic.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
+            try clinic.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
 
-        // A copy of the vault (and its keys) as a backup would hold it, taken while the tokens were good.
-        let backup = clinic.directory.path + "/backup"
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
-        try Command.run(["/bin/cp", "-a", clinic.directory.path + "/vault", backup + "/vault"])
+            // A copy of the vault (and its keys) as a backup would hold it, taken while the tokens were good.
+            let backup = clinic.directory.path + "/backup"
+            try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
+            try Command.run(["/bin/cp", "-a", clinic.directory.path + "/vault", backup + "/vault"])
 
-        // Revoked on the server (access and refresh token): the sender meets it on sync push.
-        #expect(clinic.standin.backend.revoke(.enrollment("enr-ab-0002"), code: code) == 2)
-        try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "first visit"}"#.utf8), for: enrollment.id)
-        let report = try await clinic.sender(enrollments).drain(manual: true)
-        #expect(report.held >= 1)
+            // Revoked on the server (access and refresh token): the sender meets it on sync push.
+            #expect(clinic.standin.backend.revoke(.enrollment("enr-ab-0002"), code: code) == 2)
+            try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "first visit"}"#.utf8), for: enrollment.id)
+            let report = try await clinic.sender(enrollments).drain(manual: true)
+            #expect(report.held >= 1)
 
-        let revoked = try enrollments.store.enrollment(enrollment.id)
-        #expect(revoked.state == .notParticipating)
-        let last = try #require(revoked.lifecycle.history.last)
-        let expected = code == .unauthorized ? "HTTP 401" : "HTTP 403 \(code.rawValue)"
-        #expect(last.cause.hasPrefix("revoked: \(expected)"))
-        #expect(try clinic.vault.secret(enrollment.accessSecret) == nil)
-        #expect(try clinic.vault.secret(enrollment.refreshSecret) == nil)
-        #expect(clinic.logs.all.contains { $0.contains("event=enrollment.revoked") && $0.contains("method=\(expected)") && $0.contains("at=") })
-        // Held, not deleted: the note and the revocation event wait in the outbox.
-        #expect(try SyncState(database: clinic.database).holds().contains { $0.credential == enrollment.accessSecret })
-        #expect(try clinic.outbox.usage().entries >= 2)
+            let revoked = try enrollments.store.enrollment(enrollment.id)
+            #expect(revoked.state == .notParticipating)
+            let last = try #require(revoked.lifecycle.history.last)
+            let expected = code == .unauthorized ? "HTTP 401" : "HTTP 403 \(code.rawValue)"
+            #expect(last.cause.hasPrefix("revoked: \(expected)"))
+            #expect(try clinic.vault.secret(enrollment.accessSecret) == nil)
+            #expect(try clinic.vault.secret(enrollment.refreshSecret) == nil)
+            #expect(clinic.logs.all.contains { $0.contains("event=enrollment.revoked") && $0.contains("method=\(expected)") && $0.contains("at=") })
+            // Held, not deleted: the note and the revocation event wait in the outbox.
+            #expect(try SyncState(database: clinic.database).holds().contains { $0.credential == enrollment.accessSecret })
+            #expect(try clinic.outbox.usage().entries >= 2)
 
-        // The backup restored over the live vault still cannot open the tokens (crypto-erase).
-        try FileManager.default.removeItem(atPath: clinic.directory.path + "/vault")
-        try Command.run(["/bin/cp", "-a", backup + "/vault", clinic.directory.path + "/vault"])
-        let restored = try Vault(directory: clinic.directory.path + "/vault", backend: .keyfile)
-        #expect(throws: VaultError.self) { try restored.get(SecretName(enrollment.accessSecret)) }
-        #expect(throws: VaultError.self) { try restored.get(SecretName(enrollment.refreshSecret)) }
+            // The backup restored over the live vault still cannot open the tokens (crypto-erase).
+            try FileManager.default.removeItem(atPath: clinic.directory.path + "/vault")
+            try Command.run(["/bin/cp", "-a", backup + "/vault", clinic.directory.path + "/vault"])
+            let restored = try Vault(directory: clinic.directory.path + "/vault", backend: .keyfile)
+            #expect(throws: VaultError.self) { try restored.get(SecretName(enrollment.accessSecret)) }
+            #expect(throws: VaultError.self) { try restored.get(SecretName(enrollment.refreshSecret)) }
+        }
     }
 
     @Test func transientErrorsNeverRevoke() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
-        clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentStatus, times: 1, parameters: FaultParameters(status: 500))
-        await #expect(throws: EnrollmentError.self) { try await enrollments.check(enrollment.id) }
-        // A rejected token whose refresh meets a server error: undecided, nothing erased.
-        clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentRefresh, times: 1, parameters: FaultParameters(status: 503))
-        #expect(clinic.standin.backend.revoke(.prefix("at."), code: .tokenRevoked) > 0)
-        let verdict = await enrollments.credentialRejected(enrollment.accessSecret, status: 403, code: "TOKEN_REVOKED")
-        guard case .undecided = verdict else { Issue.record("verdict \(verdict)"); return }
-        #expect(try enrollments.store.enrollment(enrollment.id).state == .enrolled)
-        #expect(try clinic.vault.secret(enrollment.accessSecret) != nil)
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let enrollment = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed)
+            clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentStatus, times: 1, parameters: FaultParameters(status: 500))
+            await #expect(throws: EnrollmentError.self) { try await enrollments.check(enrollment.id) }
+            // A rejected token whose refresh meets a server error: undecided, nothing erased.
+            clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentRefresh, times: 1, parameters: FaultParameters(status: 503))
+            #expect(clinic.standin.backend.revoke(.prefix("at."), code: .tokenRevoked) > 0)
+            let verdict = await enrollments.credentialRejected(enrollment.accessSecret, status: 403, code: "TOKEN_REVOKED")
+            guard case .undecided = verdict else { Issue.record("verdict \(verdict)"); return }
+            #expect(try enrollments.store.enrollment(enrollment.id).state == .enrolled)
+            #expect(try clinic.vault.secret(enrollment.accessSecret) != nil)
+        }
     }
 
     // MARK: ENR-13: Study Start
 
     @Test func dataQueuedBeforeApprovalIsSentExactlyOnceAfterIt() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-        #expect(enrollment.state == .studyStartPending)
-        let note = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "baseline"}"#.utf8), for: enrollment.id)
-        let sender = try clinic.sender(enrollments)
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            #expect(enrollment.state == .studyStartPending)
+            let note = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "baseline"}"#.utf8), for: enrollment.id)
+            let sender = try clinic.sender(enrollments)
 
-        // Pending: nothing for the enrollment goes out, however often the sender runs.
-        for _ in 0..<3 { _ = await sender.drain(manual: true) }
-        #expect(clinic.pushed(kind: "CLINIC_NOTE").isEmpty)
-        #expect(clinic.pushed(kind: Enrollments.eventKind).isEmpty)
-        #expect(try await enrollments.check(enrollment.id).state == .studyStartPending)
+            // Pending: nothing for the enrollment goes out, however often the sender runs.
+            for _ in 0..<3 { _ = await sender.drain(manual: true) }
+            #expect(clinic.pushed(kind: "CLINIC_NOTE").isEmpty)
+            #expect(clinic.pushed(kind: Enrollments.eventKind).isEmpty)
+            #expect(try await enrollments.check(enrollment.id).state == .studyStartPending)
 
-        // Approved on the server; the check sees it and releases the queue.
-        #expect(clinic.standin.backend.approveStudyStart(enrollmentID: "enr-ab-0001") != nil)
-        let approved = try await enrollments.check(enrollment.id)
-        #expect(approved.state == .enrolled)
-        #expect(approved.lifecycle.history.last?.cause == "Study Start approved (status check)")
-        for _ in 0..<3 { _ = await sender.drain(manual: true) }
-        #expect(clinic.standin.backend.applications(ofKey: note.message.idempotencyKey) == 1)
-        #expect(clinic.pushed(kind: "CLINIC_NOTE").count == 1)
-        // The history went too, in order, stamped with the device (ENR-15).
-        let events = clinic.pushed(kind: Enrollments.eventKind)
-        #expect(events.compactMap { $0.payload["to"]?.stringValue } == ["STUDY_START_PENDING", "ENROLLED"])
-        let device = try clinic.vault.deviceID()
-        #expect(events.allSatisfy { $0.deviceUUID == device && $0.payload["device_uuid"]?.stringValue == device })
-        for event in events {
-            try PythonCheck.validate(json: Data(try ContractCoding.encode(event.payload)), openAPIComponent: "EnrollmentEvent")
+            // Approved on the server; the check sees it and releases the queue.
+            #expect(clinic.standin.backend.approveStudyStart(enrollmentID: "enr-ab-0001") != nil)
+            let approved = try await enrollments.check(enrollment.id)
+            #expect(approved.state == .enrolled)
+            #expect(approved.lifecycle.history.last?.cause == "Study Start approved (status check)")
+            for _ in 0..<3 { _ = await sender.drain(manual: true) }
+            #expect(clinic.standin.backend.applications(ofKey: note.message.idempotencyKey) == 1)
+            #expect(clinic.pushed(kind: "CLINIC_NOTE").count == 1)
+            // The history went too, in order, stamped with the device (ENR-15).
+            let events = clinic.pushed(kind: Enrollments.eventKind)
+            #expect(events.compactMap { $0.payload["to"]?.stringValue } == ["STUDY_START_PENDING", "ENROLLED"])
+            let device = try clinic.vault.deviceID()
+            #expect(events.allSatisfy { $0.deviceUUID == device && $0.payload["device_uuid"]?.stringValue == device })
+            for event in events {
+                try PythonCheck.validate(json: Data(try ContractCoding.encode(event.payload)), openAPIComponent: "EnrollmentEvent")
+            }
+            #expect(clinic.requests(APIPath.syncPush).allSatisfy { $0.headers["x-device-id"] == device || $0.headers["X-Device-Id"] == device })
         }
-        #expect(clinic.requests(APIPath.syncPush).allSatisfy { $0.headers["x-device-id"] == device || $0.headers["X-Device-Id"] == device })
     }
 
     @Test func aPulledApprovalShortCutsThePoll() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-        let change = SyncChange(id: "c1", stream: "enrollment:enr-ab-0001", kind: "ENROLLMENT_STATUS", changedAt: "2026-11-25T10:00:00+00:00",
-                                payload: .object(["enrollment_id": .string("enr-ab-0001"), "status": .string("ENROLLED")]))
-        let published = try await clinic.database.dbWriter.write { db in try enrollments.applyPulled(db, [change]) }
-        #expect(published.count == 1)
-        let approved = try enrollments.store.enrollment(enrollment.id)
-        #expect(approved.state == .enrolled)
-        #expect(approved.lifecycle.history.last?.cause == "Study Start approved (pushed change)")
-        #expect(clinic.requests(APIPath.enrollmentStatus).isEmpty)
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            let change = SyncChange(id: "c1", stream: "enrollment:enr-ab-0001", kind: "ENROLLMENT_STATUS", changedAt: "2026-11-25T10:00:00+00:00",
+                                    payload: .object(["enrollment_id": .string("enr-ab-0001"), "status": .string("ENROLLED")]))
+            let published = try await clinic.database.dbWriter.write { db in try enrollments.applyPulled(db, [change]) }
+            #expect(published.count == 1)
+            let approved = try enrollments.store.enrollment(enrollment.id)
+            #expect(approved.state == .enrolled)
+            #expect(approved.lifecycle.history.last?.cause == "Study Start approved (pushed change)")
+            #expect(clinic.requests(APIPath.enrollmentStatus).isEmpty)
+        }
     }
 
     // MARK: ENR-14: re-enrollment
 
     @Test func reenrollmentKeepsThePatientAndSendsTheBacklogWithItsTimestamps() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        try clinic.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
-        let first = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-        _ = clinic.standin.backend.approveStudyStart(enrollmentID: "enr-ab-0001")
-        _ = try await enrollments.check(first.id)
-        #expect(clinic.standin.backend.revoke(.enrollment("enr-ab-0001"), code: .patientDisconnected) == 2)
-        _ = try? await enrollments.check(first.id)
-        #expect(try enrollments.store.enrollment(first.id).state == .notParticipating)
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            try clinic.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
+            let first = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            _ = clinic.standin.backend.approveStudyStart(enrollmentID: "enr-ab-0001")
+            _ = try await enrollments.check(first.id)
+            #expect(clinic.standin.backend.revoke(.enrollment("enr-ab-0001"), code: .patientDisconnected) == 2)
+            _ = try? await enrollments.check(first.id)
+            #expect(try enrollments.store.enrollment(first.id).state == .notParticipating)
 
-        // Queued while disconnected.
-        let backlog = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "while away"}"#.utf8), for: first.id)
+            // Queued while disconnected.
+            let backlog = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "while away"}"#.utf8), for: first.id)
 
-        // Another patient's code is refused and nothing changes.
-        do {
-            _ = try await enrollments.enroll(input: DemoData.otherPatientCode, source: .typed, reenrolling: first.id)
-            Issue.record("re-enrolled with another patient's code")
-        } catch {
-            #expect(error.code == .differentPatient)
-            #expect(error.message.contains("different patient"))
+            // Another patient's code is refused and nothing changes.
+            do {
+                _ = try await enrollments.enroll(input: DemoData.otherPatientCode, source: .typed, reenrolling: first.id)
+                Issue.record("re-enrolled with another patient's code")
+            } catch let error as EnrollmentError {
+                #expect(error.code == .differentPatient)
+                #expect(error.message.contains("different patient"))
+            }
+            let unchanged = try enrollments.store.enrollment(first.id)
+            #expect(unchanged.state == .notParticipating)
+            #expect(unchanged.patientID == "pat-7d41c2e0")
+            #expect(try clinic.vault.secret(first.accessSecret) == nil)
+
+            // The same patient's new code: the earlier approval holds, straight to ENROLLED.
+            let again = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed, reenrolling: first.id)
+            #expect(again.id == first.id)
+            #expect(again.state == .enrolled)
+            #expect(again.serverEnrollmentID == "enr-ab-0002")
+            #expect(Array(again.lifecycle.history.suffix(2).map(\.to)) == [.linkingPending, .enrolled])
+            #expect(clinic.logs.all.contains { $0.contains("event=enrollment.reenrolled") && $0.contains("backlog=") })
+
+            let sender = try clinic.sender(enrollments)
+            for _ in 0..<3 { _ = await sender.drain(manual: true) }
+            let sent = try #require(clinic.pushed(kind: "CLINIC_NOTE").first)
+            #expect(sent.createdAt == backlog.message.createdAt)
+            #expect(clinic.standin.backend.applications(ofKey: backlog.message.idempotencyKey) == 1)
         }
-        let unchanged = try enrollments.store.enrollment(first.id)
-        #expect(unchanged.state == .notParticipating)
-        #expect(unchanged.patientID == "pat-7d41c2e0")
-        #expect(try clinic.vault.secret(first.accessSecret) == nil)
-
-        // The same patient's new code: the earlier approval holds, straight to ENROLLED.
-        let again = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed, reenrolling: first.id)
-        #expect(again.id == first.id)
-        #expect(again.state == .enrolled)
-        #expect(again.serverEnrollmentID == "enr-ab-0002")
-        #expect(Array(again.lifecycle.history.suffix(2).map(\.to)) == [.linkingPending, .enrolled])
-        #expect(clinic.logs.all.contains { $0.contains("event=enrollment.reenrolled") && $0.contains("backlog=") })
-
-        let sender = try clinic.sender(enrollments)
-        for _ in 0..<3 { _ = await sender.drain(manual: true) }
-        let sent = try #require(clinic.pushed(kind: "CLINIC_NOTE").first)
-        #expect(sent.createdAt == backlog.message.createdAt)
-        #expect(clinic.standin.backend.applications(ofKey: backlog.message.idempotencyKey) == 1)
     }
 
     @Test func cancellingReturnsALinkingEnrollmentToPersonalUse() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        let linked = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-        #expect(throws: EnrollmentError.self) { try enrollments.cancel(linked.id) }
-        #expect(throws: EnrollmentError.self) { try enrollments.cancel(9999) }
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let linked = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            #expect(throws: EnrollmentError.self) { try enrollments.cancel(linked.id) }
+            #expect(throws: EnrollmentError.self) { try enrollments.cancel(9999) }
+        }
     }
 
     // MARK: ENR-8: the code and the tokens never reach the database or the logs
 
     @Test func neitherTheCodeNorTheTokensAreInTheDatabaseOrTheLogs() async throws {
-        let clinic = try await Clinic()
-        defer { Task { await clinic.stop() } }
-        let enrollments = try clinic.enrollments()
-        _ = try? await enrollments.enroll(input: DemoData.expiredCode, source: .typed)
-        let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-        let tokens = try [enrollment.accessSecret, enrollment.refreshSecret].compactMap { name in
-            try clinic.vault.secret(name)?.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            _ = try? await enrollments.enroll(input: DemoData.expiredCode, source: .typed)
+            let enrollment = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            let tokens = try [enrollment.accessSecret, enrollment.refreshSecret].compactMap { name in
+                try clinic.vault.secret(name)?.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            }
+            #expect(tokens.count == 2)
+            try await clinic.database.dbWriter.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            var files = Data()
+            for suffix in ["", "-wal", "-shm"] {
+                files.append((try? Data(contentsOf: URL(fileURLWithPath: clinic.database.path + suffix))) ?? Data())
+            }
+            let logs = clinic.logs.text
+            for secret in [DemoData.linkingCode, "AB-7KX-M4PQR", DemoData.expiredCode] + tokens {
+                #expect(files.range(of: Data(secret.utf8)) == nil, "a secret in the database")
+                #expect(!logs.contains(secret), "a secret in the logs")
+            }
+            #expect(logs.contains("event=enrollment.validation_failed") && logs.contains("type=invalid-code"))
         }
-        #expect(tokens.count == 2)
-        try await clinic.database.dbWriter.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        var files = Data()
-        for suffix in ["", "-wal", "-shm"] {
-            files.append((try? Data(contentsOf: URL(fileURLWithPath: clinic.database.path + suffix))) ?? Data())
-        }
-        let logs = clinic.logs.text
-        for secret in [DemoData.linkingCode, "AB-7KX-M4PQR", DemoData.expiredCode] + tokens {
-            #expect(files.range(of: Data(secret.utf8)) == nil, "a secret in the database")
-            #expect(!logs.contains(secret), "a secret in the logs")
-        }
-        #expect(logs.contains("event=enrollment.validation_failed") && logs.contains("type=invalid-code"))
     }
 }

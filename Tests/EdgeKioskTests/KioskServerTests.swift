@@ -21,7 +21,7 @@ import Testing
     static let token = "kiosk-test-token"
 
     /// A station with the kiosk on a free loopback port, and the stand-in behind it.
-    final class Station: @unchecked Sendable {
+    final class Station: @unchecked Sendable, Stoppable {
         let directory: TemporaryDirectory
         let standin: Standin
         let agent: Agent
@@ -113,151 +113,151 @@ import Testing
     }
 
     @Test func pagesCarryAStrictPolicyAndNoInlineScriptOrStyle() async throws {
-        let station = try await Station()
-        defer { Task { await station.stop() } }
-        for page in ["/dock", "/clinic", "/status"] {
-            let (status, headers, body) = try await station.get(page)
-            #expect(status == 200, "\(page)")
-            let policy = try #require(headers["content-security-policy"])
-            #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
-            #expect(headers["x-content-type-options"] == "nosniff")
-            #expect(headers["referrer-policy"] == "no-referrer" && headers["x-frame-options"] == "DENY")
-            #expect(headers["cross-origin-opener-policy"] == "same-origin" && headers["cross-origin-resource-policy"] == "same-origin")
-            #expect(headers["cache-control"] == "no-store")
-            let html = String(decoding: body, as: UTF8.self)
-            // Every script is a file of the kiosk's own; no handler attributes, no style attributes.
-            #expect(html.components(separatedBy: "<script").count - 1 == html.components(separatedBy: "<script src=\"/static/kiosk.js\"").count - 1)
-            #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(page) has an inline handler")
-            #expect(html.range(of: #"\sstyle=""#, options: .regularExpression) == nil, "\(page) has an inline style")
-            #expect(html.contains("aria-live"))
+        try await withStopping(Station()) { station in
+            for page in ["/dock", "/clinic", "/status"] {
+                let (status, headers, body) = try await station.get(page)
+                #expect(status == 200, "\(page)")
+                let policy = try #require(headers["content-security-policy"])
+                #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
+                #expect(headers["x-content-type-options"] == "nosniff")
+                #expect(headers["referrer-policy"] == "no-referrer" && headers["x-frame-options"] == "DENY")
+                #expect(headers["cross-origin-opener-policy"] == "same-origin" && headers["cross-origin-resource-policy"] == "same-origin")
+                #expect(headers["cache-control"] == "no-store")
+                let html = String(decoding: body, as: UTF8.self)
+                // Every script is a file of the kiosk's own; no handler attributes, no style attributes.
+                #expect(html.components(separatedBy: "<script").count - 1 == html.components(separatedBy: "<script src=\"/static/kiosk.js\"").count - 1)
+                #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(page) has an inline handler")
+                #expect(html.range(of: #"\sstyle=""#, options: .regularExpression) == nil, "\(page) has an inline style")
+                #expect(html.contains("aria-live"))
+            }
+            let (status, headers, _) = try await station.get("/static/kiosk.js")
+            #expect(status == 200 && headers["content-type"]?.hasPrefix("text/javascript") == true)
         }
-        let (status, headers, _) = try await station.get("/static/kiosk.js")
-        #expect(status == 200 && headers["content-type"]?.hasPrefix("text/javascript") == true)
     }
 
     @Test func stateChangesNeedTheTokenJSONAndTheKiosksOwnOrigin() async throws {
         // A camera that sees only a linking code: nothing it reads replaces the typed lookup.
-        let station = try await Station(images: ["linking-code.png"])
-        defer { Task { await station.stop() } }
-        let token = try await station.csrfToken()
-        let body = #"{"text": "\#(DemoData.openOrder)"}"#
+        try await withStopping(Station(images: ["linking-code.png"])) { station in
+            let token = try await station.csrfToken()
+            let body = #"{"text": "\#(DemoData.openOrder)"}"#
 
-        var (status, _, data) = try await station.post("/api/v1/dock/scans", json: body)
-        #expect(status == 403 && Self.errorCode(data) == "csrf")
-        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: String(repeating: "0", count: token.count))
-        #expect(status == 403 && Self.errorCode(data) == "csrf")
-        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": "http://evil.example"])
-        #expect(status == 403 && Self.errorCode(data) == "cross-site")
-        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Sec-Fetch-Site": "cross-site"])
-        #expect(status == 403 && Self.errorCode(data) == "cross-site")
-        (status, _, _) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Content-Type": "text/plain"])
-        #expect(status == 415)
-        // DNS rebinding: a name that resolves to 127.0.0.1 is not the kiosk's.
-        (status, _, _) = try await station.get("/dock", headers: ["Host": "evil.example"])
-        #expect(status == 421)
-        // Nothing of the refused calls reached the dock.
-        #expect(station.standin.requests.filter { $0.path.hasPrefix("/api/barcode") }.isEmpty)
+            var (status, _, data) = try await station.post("/api/v1/dock/scans", json: body)
+            #expect(status == 403 && Self.errorCode(data) == "csrf")
+            (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: String(repeating: "0", count: token.count))
+            #expect(status == 403 && Self.errorCode(data) == "csrf")
+            (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": "http://evil.example"])
+            #expect(status == 403 && Self.errorCode(data) == "cross-site")
+            (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Sec-Fetch-Site": "cross-site"])
+            #expect(status == 403 && Self.errorCode(data) == "cross-site")
+            (status, _, _) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Content-Type": "text/plain"])
+            #expect(status == 415)
+            // DNS rebinding: a name that resolves to 127.0.0.1 is not the kiosk's.
+            (status, _, _) = try await station.get("/dock", headers: ["Host": "evil.example"])
+            #expect(status == 421)
+            // Nothing of the refused calls reached the dock.
+            #expect(station.standin.requests.filter { $0.path.hasPrefix("/api/barcode") }.isEmpty)
 
-        (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": station.base])
-        #expect(status == 200)
-        let lookup = try Self.object(data)
-        #expect(lookup["kind"] as? String == "order" && lookup["camera"] as? String == KioskLookup.keyboard)
-        #expect(((lookup["order"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false)
-        try PythonCheck.validate(json: data, openAPIComponent: "Lookup", document: "models/kiosk-api.openapi.json")
-        // The dock page now shows the order for the operator.
-        let (_, _, page) = try await station.get("/dock")
-        #expect(String(decoding: page, as: UTF8.self).contains("id=\"grn-form\" data-po=\"\(DemoData.openOrder)\""))
+            (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": station.base])
+            #expect(status == 200)
+            let lookup = try Self.object(data)
+            #expect(lookup["kind"] as? String == "order" && lookup["camera"] as? String == KioskLookup.keyboard)
+            #expect(((lookup["order"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false)
+            try PythonCheck.validate(json: data, openAPIComponent: "Lookup", document: "models/kiosk-api.openapi.json")
+            // The dock page now shows the order for the operator.
+            let (_, _, page) = try await station.get("/dock")
+            #expect(String(decoding: page, as: UTF8.self).contains("id=\"grn-form\" data-po=\"\(DemoData.openOrder)\""))
+        }
     }
 
     @Test func aGRNConfirmedThroughTheAPIIsAppliedOnceWithItsPhoto() async throws {
-        let station = try await Station()
-        defer { Task { await station.stop() } }
-        let token = try await station.csrfToken()
-        var (status, _, data) = try await station.post("/api/v1/dock/photos", json: #"{"camera": "dock"}"#, token: token)
-        #expect(status == 200)
-        let photo = try #require(try Self.object(data)["id"] as? String)
-        let (previewStatus, previewHeaders, jpeg) = try await station.get("/api/v1/dock/photos/" + photo)
-        #expect(previewStatus == 200 && previewHeaders["content-type"] == "image/jpeg" && jpeg.starts(with: [0xFF, 0xD8]))
+        try await withStopping(Station()) { station in
+            let token = try await station.csrfToken()
+            var (status, _, data) = try await station.post("/api/v1/dock/photos", json: #"{"camera": "dock"}"#, token: token)
+            #expect(status == 200)
+            let photo = try #require(try Self.object(data)["id"] as? String)
+            let (previewStatus, previewHeaders, jpeg) = try await station.get("/api/v1/dock/photos/" + photo)
+            #expect(previewStatus == 200 && previewHeaders["content-type"] == "image/jpeg" && jpeg.starts(with: [0xFF, 0xD8]))
 
-        let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "100", "discrepancy": "short", "note": "2 cartons missing"}], "photos": ["\#(photo)"]}"#
-        (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
-        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
-        let confirmation = try Self.object(data)
-        let key = try #require(confirmation["idempotency_key"] as? String)
-        #expect(confirmation["waiting"] is Int)
-        try PythonCheck.validate(json: data, openAPIComponent: "GRNConfirmation", document: "models/kiosk-api.openapi.json")
-        try await eventually("the GRN applied") {
-            let (_, _, outcome) = try await station.get("/api/v1/dock/grns/" + key)
-            return try Self.object(outcome)["outcome"] as? String == "applied"
+            let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "100", "discrepancy": "short", "note": "2 cartons missing"}], "photos": ["\#(photo)"]}"#
+            (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            let confirmation = try Self.object(data)
+            let key = try #require(confirmation["idempotency_key"] as? String)
+            #expect(confirmation["waiting"] is Int)
+            try PythonCheck.validate(json: data, openAPIComponent: "GRNConfirmation", document: "models/kiosk-api.openapi.json")
+            try await eventually("the GRN applied") {
+                let (_, _, outcome) = try await station.get("/api/v1/dock/grns/" + key)
+                return try Self.object(outcome)["outcome"] as? String == "applied"
+            }
+            #expect(station.standin.backend.applications(ofKey: key) == 1)
+
+            // A quantity the validator refuses comes back with its message, and nothing is queued.
+            (status, _, data) = try await station.post("/api/v1/dock/grns", json: #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "-3"}]}"#, token: token)
+            #expect(status == 422 && Self.errorCode(data) == "invalid-quantity")
         }
-        #expect(station.standin.backend.applications(ofKey: key) == 1)
-
-        // A quantity the validator refuses comes back with its message, and nothing is queued.
-        (status, _, data) = try await station.post("/api/v1/dock/grns", json: #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "-3"}]}"#, token: token)
-        #expect(status == 422 && Self.errorCode(data) == "invalid-quantity")
     }
 
     @Test func theClinicChecksCodesAsTypedAndEnrollsWithoutEverShowingTheCode() async throws {
-        let station = try await Station()
-        defer { Task { await station.stop() } }
-        let token = try await station.csrfToken()
-        var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "ab-7kx-m4"}"#, token: token)
-        #expect(status == 200)
-        var check = try Self.object(data)
-        #expect(check["message"] as? String == "7/10 characters" && check["complete"] as? Bool == false && check["display"] as? String == "AB-7KX-M4")
-        (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQ0"}"#, token: token)
-        check = try Self.object(data)
-        #expect(check["message"] as? String == "Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes.")
-        (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQR"}"#, token: token)
-        #expect(try Self.object(data)["complete"] as? Bool == true)
+        try await withStopping(Station()) { station in
+            let token = try await station.csrfToken()
+            var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "ab-7kx-m4"}"#, token: token)
+            #expect(status == 200)
+            var check = try Self.object(data)
+            #expect(check["message"] as? String == "7/10 characters" && check["complete"] as? Bool == false && check["display"] as? String == "AB-7KX-M4")
+            (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQ0"}"#, token: token)
+            check = try Self.object(data)
+            #expect(check["message"] as? String == "Please check your code. The characters I, 1, O, 0, S, 5, Z, 2 are not used in linking codes.")
+            (_, _, data) = try await station.post("/api/v1/clinic/code-check", json: #"{"code": "AB-7KX-M4PQR"}"#, token: token)
+            #expect(try Self.object(data)["complete"] as? Bool == true)
 
-        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.linkingCode)"}"#, token: token)
-        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(!text.contains(DemoData.linkingCode) && text.contains("AB-***-*****"))
-        try PythonCheck.validate(json: data, openAPIComponent: "Enrollment", document: "models/kiosk-api.openapi.json")
-        let (_, _, page) = try await station.get("/clinic")
-        #expect(!String(decoding: page, as: UTF8.self).contains(DemoData.linkingCode))
+            (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.linkingCode)"}"#, token: token)
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains(DemoData.linkingCode) && text.contains("AB-***-*****"))
+            try PythonCheck.validate(json: data, openAPIComponent: "Enrollment", document: "models/kiosk-api.openapi.json")
+            let (_, _, page) = try await station.get("/clinic")
+            #expect(!String(decoding: page, as: UTF8.self).contains(DemoData.linkingCode))
 
-        // ENR-5's answer for a refused code, word for word.
-        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.expiredCode)"}"#, token: token)
-        #expect(status == 422)
-        #expect((try Self.object(data)["error"] as? [String: Any])?["message"] as? String == EnrollmentError.invalidCodeMessage)
+            // ENR-5's answer for a refused code, word for word.
+            (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.expiredCode)"}"#, token: token)
+            #expect(status == 422)
+            #expect((try Self.object(data)["error"] as? [String: Any])?["message"] as? String == EnrollmentError.invalidCodeMessage)
+        }
     }
 
     @Test func aLinkingCodeHeldToTheCameraIsValidatedWithoutReachingThePage() async throws {
-        let station = try await Station(role: "clinic", images: ["linking-code.png"])
-        defer { Task { await station.stop() } }
-        let token = try await station.csrfToken()
-        try await eventually("the camera read the code") { try station.agent.events.count() >= 1 }
-        let live = try Self.readEvents(station.base + "/api/v1/events", lastEventID: "0", seconds: 1)
-        #expect(!live.contains(DemoData.linkingCode))
-        var (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
-        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
-        #expect(try Self.object(data)["masked_code"] as? String == "AB-***-*****")
-        // Held once: a second validation needs a second read.
-        (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
-        #expect(status == 422 && Self.errorCode(data) == "no-code-seen")
+        try await withStopping(Station(role: "clinic", images: ["linking-code.png"])) { station in
+            let token = try await station.csrfToken()
+            try await eventually("the camera read the code") { try station.agent.events.count() >= 1 }
+            let live = try Self.readEvents(station.base + "/api/v1/events", lastEventID: "0", seconds: 1)
+            #expect(!live.contains(DemoData.linkingCode))
+            var (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            #expect(try Self.object(data)["masked_code"] as? String == "AB-***-*****")
+            // Held once: a second validation needs a second read.
+            (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+            #expect(status == 422 && Self.errorCode(data) == "no-code-seen")
+        }
     }
 
     @Test func theLiveStreamSaysHelloAndResumesAfterTheLastScanItSaw() async throws {
-        let station = try await Station(role: "dock")
-        defer { Task { await station.stop() } }
-        try await eventually("the camera recorded two scans") { try station.agent.events.count() >= 2 }
-        let events = try station.agent.events.recent(limit: 10).compactMap(\.id).sorted()
-        let first = try #require(events.first)
-        // Resuming after the first scan gives the later ones and not the first again.
-        let received = try Self.readEvents(station.base + "/api/v1/events", lastEventID: String(first))
-        #expect(received.contains("event: hello") && received.contains("csrf_token"))
-        #expect(received.contains("id: \(events[1])") && !received.contains("id: \(first)\n"))
-        #expect(!received.contains("AB7KXM4PQR"))
+        try await withStopping(Station(role: "dock")) { station in
+            try await eventually("the camera recorded two scans") { try station.agent.events.count() >= 2 }
+            let events = try station.agent.events.recent(limit: 10).compactMap(\.id).sorted()
+            let first = try #require(events.first)
+            // Resuming after the first scan gives the later ones and not the first again.
+            let received = try Self.readEvents(station.base + "/api/v1/events", lastEventID: String(first))
+            #expect(received.contains("event: hello") && received.contains("csrf_token"))
+            #expect(received.contains("id: \(events[1])") && !received.contains("id: \(first)\n"))
+            #expect(!received.contains("AB7KXM4PQR"))
 
-        // Live screens are bounded: with 16 open, the next is refused (each polls the database).
-        let url = station.base + "/api/v1/events"
-        let held = try Command.shell("for i in $(seq \(Kiosk.maxStreams)); do curl -sN --max-time 4 '\(url)' >/dev/null 2>&1 & done; echo started")
-        #expect(held == "started")
-        try await eventually("the seventeenth screen is refused") {
-            try Command.shell("curl -s -o /dev/null --max-time 2 -w '%{http_code}' '\(url)' || true") == "503"
+            // Live screens are bounded: with 16 open, the next is refused (each polls the database).
+            let url = station.base + "/api/v1/events"
+            let held = try Command.shell("for i in $(seq \(Kiosk.maxStreams)); do curl -sN --max-time 4 '\(url)' >/dev/null 2>&1 & done; echo started")
+            #expect(held == "started")
+            try await eventually("the seventeenth screen is refused") {
+                try Command.shell("curl -s -o /dev/null --max-time 2 -w '%{http_code}' '\(url)' || true") == "503"
+            }
         }
     }
 
@@ -270,27 +270,27 @@ import Testing
     /// call wants the session, a wrong PIN is refused and counted, the right one opens it.
     @Test func withAPINEverythingWaitsForTheOperatorsSessionOverTLS() async throws {
         let certificates = try TestCertificates()
-        let station = try await Station(images: ["linking-code.png"], ui: """
+        try await withStopping(Station(images: ["linking-code.png"], ui: """
             {"listen": "127.0.0.1:0", "require_pin": true, "tls_certificate": "\(certificates.serverCertificate)", "tls_key": "\(certificates.serverKey)"}
-            """, pin: "4711")
-        defer { Task { await station.stop() } }
-        #expect(station.base.hasPrefix("https://127.0.0.1:"))
-        let jar = station.directory.path + "/cookies"
-        func curl(_ arguments: String) throws -> String {
-            try Command.shell("curl -s --cacert '\(certificates.caCertificate)' -b '\(jar)' -c '\(jar)' -o /dev/null -w '%{http_code}|%{redirect_url}' \(arguments)")
+            """, pin: "4711")) { station in
+            #expect(station.base.hasPrefix("https://127.0.0.1:"))
+            let jar = station.directory.path + "/cookies"
+            func curl(_ arguments: String) throws -> String {
+                try Command.shell("curl -s --cacert '\(certificates.caCertificate)' -b '\(jar)' -c '\(jar)' -o /dev/null -w '%{http_code}|%{redirect_url}' \(arguments)")
+            }
+            #expect(try curl("'\(station.base)/dock'").hasPrefix("303|") && (try curl("'\(station.base)/dock'")).hasSuffix("/login"))
+            #expect(try curl("'\(station.base)/api/v1/status'") == "401|")
+            #expect(try curl("'\(station.base)/login'") == "200|")
+            // The login page carries the CSRF token like every page (GET /api/v1/session wants the session).
+            let login = try Command.shell("curl -s --cacert '\(certificates.caCertificate)' '\(station.base)/login'")
+            let token = try #require(login.firstMatch(of: #/name="csrf-token" content="([0-9a-f]+)"/#).map { String($0.output.1) })
+            let post = "-X POST -H 'Content-Type: application/json' -H 'Origin: \(station.base)' -H 'X-CSRF-Token: \(token)'"
+            #expect(try curl("\(post) -d '{\"pin\": \"1234\"}' '\(station.base)/api/v1/session'") == "401|")
+            #expect(try curl("\(post) -d '{\"pin\": \"4711\"}' '\(station.base)/api/v1/session'") == "200|")
+            #expect(try String(contentsOfFile: jar, encoding: .utf8).contains("edge_kiosk_session"))
+            #expect(try curl("'\(station.base)/dock'") == "200|")
+            #expect(try curl("'\(station.base)/api/v1/status'") == "200|")
         }
-        #expect(try curl("'\(station.base)/dock'").hasPrefix("303|") && (try curl("'\(station.base)/dock'")).hasSuffix("/login"))
-        #expect(try curl("'\(station.base)/api/v1/status'") == "401|")
-        #expect(try curl("'\(station.base)/login'") == "200|")
-        // The login page carries the CSRF token like every page (GET /api/v1/session wants the session).
-        let login = try Command.shell("curl -s --cacert '\(certificates.caCertificate)' '\(station.base)/login'")
-        let token = try #require(login.firstMatch(of: #/name="csrf-token" content="([0-9a-f]+)"/#).map { String($0.output.1) })
-        let post = "-X POST -H 'Content-Type: application/json' -H 'Origin: \(station.base)' -H 'X-CSRF-Token: \(token)'"
-        #expect(try curl("\(post) -d '{\"pin\": \"1234\"}' '\(station.base)/api/v1/session'") == "401|")
-        #expect(try curl("\(post) -d '{\"pin\": \"4711\"}' '\(station.base)/api/v1/session'") == "200|")
-        #expect(try String(contentsOfFile: jar, encoding: .utf8).contains("edge_kiosk_session"))
-        #expect(try curl("'\(station.base)/dock'") == "200|")
-        #expect(try curl("'\(station.base)/api/v1/status'") == "200|")
     }
 
     @Test func beyondLoopbackTheSettingsDemandTLS() throws {

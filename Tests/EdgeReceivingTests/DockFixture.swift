@@ -13,7 +13,7 @@ import Testing
 /// A receiving station as provisioned: an edge.json with sync and receiving sections, a vault with
 /// the station token, the store, and the dock built from them as `edge receive` builds it, against
 /// an in-process stand-in on 127.0.0.1 with the demo orders.
-final class DockFixture: @unchecked Sendable {
+final class DockFixture: @unchecked Sendable, Stoppable {
     static let token = "receiving-test-station-token"
     /// Another organisation's tenant, for RCV-4.
     static let otherTenant = "11111111-2222-4333-8444-555555555555"

@@ -18,6 +18,28 @@ public struct Timeout: Error, CustomStringConvertible {
     public let description: String
 }
 
+/// Something a test starts and must stop before the test ends: a stand-in, a running station.
+public protocol Stoppable {
+    func stop() async
+}
+
+/// Runs `body` with `resource`, then stops it, whether `body` threw or not. A `defer` cannot
+/// await, and a station whose camera threads still run when the test process exits can crash
+/// it (seen once, signal 11, after a lone kiosk test).
+public func withStopping<R>(_ resource: R, stop: (R) async -> Void, _ body: (R) async throws -> Void) async throws {
+    do {
+        try await body(resource)
+    } catch {
+        await stop(resource)
+        throw error
+    }
+    await stop(resource)
+}
+
+public func withStopping<R: Stoppable>(_ resource: R, _ body: (R) async throws -> Void) async throws {
+    try await withStopping(resource, stop: { await $0.stop() }, body)
+}
+
 /// The package's root and its checked-in files, for tests that read models/ and samples/.
 public enum PackageFiles {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
