@@ -102,9 +102,11 @@ final class ZbarScanner {
 
     /// zbar 0.23 reports an EAN-2/EAN-5 add-on as a symbol of its own beside the EAN-13 (not as
     /// the ZBAR_COMPOSITE its API describes) when both are enabled. An add-on is attached to the
-    /// EAN-13 whose box it continues: overlapping across the bars, at most half the EAN-13's
-    /// length away along them. An add-on with no such EAN-13 is not a code on its own and is
-    /// dropped (SCN-3 reports add-ons only with their EAN-13).
+    /// EAN-13 whose box it continues: overlapping across the bars, and along them at most 3/4 of
+    /// the EAN-13's length away. zbar places an add-on's points at its far end, so that distance
+    /// includes the add-on itself: up to 12 modules of gap and 47 of EAN-5 make 59 of the EAN-13's
+    /// 95 (half its length, the earlier bound, lost zint's EAN-5 add-ons). An add-on with no such
+    /// EAN-13 is not a code on its own and is dropped (SCN-3 reports add-ons only with their EAN-13).
     static func attachingAddOns(_ symbols: [ZbarSymbol]) -> [ZbarSymbol] {
         let isAddOn = { (s: ZbarSymbol) in s.type == ZBAR_EAN2 || s.type == ZBAR_EAN5 }
         var addOns = symbols.filter(isAddOn)
@@ -130,15 +132,16 @@ final class ZbarScanner {
             (self.x0, self.x1, self.y0, self.y1) = (x0, x1, y0, y1)
         }
 
-        /// `other` lies next to this box along its longer side and overlaps it across.
+        /// `other` lies next to this box along its longer side, within 3/4 of its length, and
+        /// overlaps it across.
         func isContinued(by other: Box) -> Bool {
             let horizontal = x1 - x0 >= y1 - y0
             if horizontal {
                 let gap = max(other.x0 - x1, x0 - other.x1)
-                return other.y0 <= y1 && y0 <= other.y1 && gap <= (x1 - x0) / 2
+                return other.y0 <= y1 && y0 <= other.y1 && gap <= (x1 - x0) * 3 / 4
             }
             let gap = max(other.y0 - y1, y0 - other.y1)
-            return other.x0 <= x1 && x0 <= other.x1 && gap <= (y1 - y0) / 2
+            return other.x0 <= x1 && x0 <= other.x1 && gap <= (y1 - y0) * 3 / 4
         }
     }
 
