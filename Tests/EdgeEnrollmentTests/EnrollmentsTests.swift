@@ -27,12 +27,9 @@ import Testing
                 ("XY-7KX-M4PQR", LinkingCodeError.unknownPrefixMessage),
             ]
             for (input, message) in cases {
-                do {
-                    _ = try await enrollments.enroll(input: input, source: .typed)
-                } catch let error as EnrollmentError {
-                    #expect(error.code == .localValidation)
-                    #expect(error.message == message)
-                }
+                let error = try #require(try await Self.refusal { try await enrollments.enroll(input: input, source: .typed) }, "accepted")
+                #expect(error.code == .localValidation)
+                #expect(error.message == message)
             }
             #expect(clinic.requests(APIPath.enrollmentLink).isEmpty)
             #expect(try enrollments.store.all().isEmpty)
@@ -84,13 +81,9 @@ import Testing
             _ = clinic.standin.backend.handle(StandinRequest(method: "POST", path: APIPath.enrollmentLink, headers: [:],
                                                              body: Array(#"{"linking_code": "CD3HJ6K8W9", "device_uuid": "another-station"}"#.utf8)))
             for code in [DemoData.expiredCode, "ABHHHHHHHH", DemoData.otherSponsorCode] {
-                do {
-                    _ = try await enrollments.enroll(input: code, source: .typed)
-                    Issue.record("\(code.prefix(2)) accepted")
-                } catch let error as EnrollmentError {
-                    #expect(error.code == .invalidCode)
-                    #expect(error.message == "Invalid linking code. Please check the code and try again, or contact your study coordinator for a new code.")
-                }
+                let error = try #require(try await Self.refusal { try await enrollments.enroll(input: code, source: .typed) }, "\(code.prefix(2)) accepted")
+                #expect(error.code == .invalidCode)
+                #expect(error.message == "Invalid linking code. Please check the code and try again, or contact your study coordinator for a new code.")
             }
             // Each refused first enrollment went back to PERSONAL_USE, with why.
             let all = try enrollments.store.all()
@@ -103,13 +96,9 @@ import Testing
         try await withStopping(Clinic()) { clinic in
             clinic.standin.faults.add(.status, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(status: 503))
             let enrollments = try clinic.enrollments()
-            do {
-                _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .scanned)
-                Issue.record("a 503 linked")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .serverError)
-                #expect(error.message == "Server error. Please try again later or contact your study coordinator.")
-            }
+            let error = try #require(try await Self.refusal { try await enrollments.enroll(input: DemoData.linkingCode, source: .scanned) }, "a 503 linked")
+            #expect(error.code == .serverError)
+            #expect(error.message == "Server error. Please try again later or contact your study coordinator.")
             #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
         }
     }
@@ -126,24 +115,16 @@ import Testing
             clinic.standin.backend.journal.clear()
             clinic.standin.faults.add(.refuse, pathPrefix: APIPath.enrollmentLink, times: 4)
             let second = try clinic.enrollments()
-            do {
-                _ = try await second.enroll(input: DemoData.otherPatientCode, source: .typed)
-                Issue.record("linked through four refusals")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .noNetwork)
-                #expect(error.message == "No internet connection. Please check your connection and try again.")
-            }
+            let error = try #require(try await Self.refusal { try await second.enroll(input: DemoData.otherPatientCode, source: .typed) }, "linked through four refusals")
+            #expect(error.code == .noNetwork)
+            #expect(error.message == "No internet connection. Please check your connection and try again.")
             #expect(clinic.requests(APIPath.enrollmentLink).count == 4)
 
             // Nothing listening at all: the same message.
             await clinic.stop()
             let third = try clinic.enrollments()
-            do {
-                _ = try await third.enroll(input: DemoData.otherPatientCode, source: .typed)
-                Issue.record("linked with no portal")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .noNetwork)
-            }
+            let unreachable = try #require(try await Self.refusal { try await third.enroll(input: DemoData.otherPatientCode, source: .typed) }, "linked with no portal")
+            #expect(unreachable.code == .noNetwork)
         }
     }
 
@@ -152,13 +133,9 @@ import Testing
             clinic.standin.faults.add(.delay, pathPrefix: APIPath.enrollmentLink, times: 1, parameters: FaultParameters(delayMS: 4000))
             clinic.settings.requestTimeout = 1
             let enrollments = try clinic.enrollments()
-            do {
-                _ = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
-                Issue.record("linked past the timeout")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .timedOut)
-                #expect(error.message == "Connection timed out. Please try again.")
-            }
+            let error = try #require(try await Self.refusal { try await enrollments.enroll(input: DemoData.linkingCode, source: .typed) }, "linked past the timeout")
+            #expect(error.code == .timedOut)
+            #expect(error.message == "Connection timed out. Please try again.")
             #expect(clinic.requests(APIPath.enrollmentLink).count == 1)
             #expect(EnrollmentSettings().requestTimeout == 30)
         }
@@ -175,16 +152,12 @@ import Testing
             #expect(sent == 5)
             // A new process over the same database: still refused, with the cooldown left, nothing sent.
             let restarted = try clinic.enrollments()
-            do {
-                _ = try await restarted.enroll(input: DemoData.linkingCode, source: .typed)
-                Issue.record("a sixth attempt went through")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .rateLimited)
-                #expect(error.message.hasPrefix("Too many attempts. Please wait 5 minutes before trying again."))
-                let left = try #require(error.context["retry_after"].flatMap(Int.init))
-                #expect(left > 0 && left <= 300)
-                #expect(error.message.contains("left)"))
-            }
+            let error = try #require(try await Self.refusal { try await restarted.enroll(input: DemoData.linkingCode, source: .typed) }, "a sixth attempt went through")
+            #expect(error.code == .rateLimited)
+            #expect(error.message.hasPrefix("Too many attempts. Please wait 5 minutes before trying again."))
+            let left = try #require(error.context["retry_after"].flatMap(Int.init))
+            #expect(left > 0 && left <= 300)
+            #expect(error.message.contains("left)"))
             #expect(clinic.requests(APIPath.enrollmentLink).count == sent)
             // Local validation failures are not attempts: nothing was sent for them.
             #expect(EnrollmentSettings().attemptLimit == 5 && EnrollmentSettings().attemptWindow == 300)
@@ -333,13 +306,9 @@ import Testing
             let backlog = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "while away"}"#.utf8), for: first.id)
 
             // Another patient's code is refused and nothing changes.
-            do {
-                _ = try await enrollments.enroll(input: DemoData.otherPatientCode, source: .typed, reenrolling: first.id)
-                Issue.record("re-enrolled with another patient's code")
-            } catch let error as EnrollmentError {
-                #expect(error.code == .differentPatient)
-                #expect(error.message.contains("different patient"))
-            }
+            let error = try #require(try await Self.refusal { try await enrollments.enroll(input: DemoData.otherPatientCode, source: .typed, reenrolling: first.id) }, "re-enrolled with another patient's code")
+            #expect(error.code == .differentPatient)
+            #expect(error.message.contains("different patient"))
             let unchanged = try enrollments.store.enrollment(first.id)
             #expect(unchanged.state == .notParticipating)
             #expect(unchanged.patientID == "pat-7d41c2e0")
@@ -392,6 +361,17 @@ import Testing
                 #expect(!logs.contains(secret), "a secret in the logs")
             }
             #expect(logs.contains("event=enrollment.validation_failed") && logs.contains("type=invalid-code"))
+        }
+    }
+
+    /// The enrollment error `attempt` was refused with, or nil when it enrolled; any other error
+    /// is thrown on.
+    static func refusal(_ attempt: () async throws -> Enrollment) async throws -> EnrollmentError? {
+        do {
+            _ = try await attempt()
+            return nil
+        } catch let error as EnrollmentError {
+            return error
         }
     }
 }
