@@ -4,11 +4,10 @@ import EdgeImaging
 /// The scan pipeline: zbar plus the passes around it that earn what zbar alone misses (SCN-4).
 ///
 /// Passes run cheapest first and the reader stops after the first pass that yields a valid code,
-/// or when the pass count or time budget is spent. Not thread-safe (it owns a zbar scanner):
-/// use one reader per task or thread.
+/// or when the pass count or time budget is spent. Not thread-safe (it keeps the camera preset's
+/// frame history): use one reader per task or thread.
 public final class BarcodeReader {
     public let options: ReaderOptions
-    private let zbar: ZbarScanner
     /// When the whole-frame pass last ran after an empty regions pass (`wholeFrameInterval`).
     private var lastWholeFrame: ContinuousClock.Instant?
     /// When the previous read started: the gap to it is the camera's frame period.
@@ -21,7 +20,8 @@ public final class BarcodeReader {
             throw ScanError(.unknownSymbology, "no symbology enabled")
         }
         self.options = options
-        self.zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
+        // Made here once so a reader that zbar cannot serve fails at creation, not at its first frame.
+        _ = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
     }
 
     /// Reads every code the first successful pass finds in `view`.
@@ -40,8 +40,16 @@ public final class BarcodeReader {
     func read(_ view: ImageView, arrivedAt arrival: ContinuousClock.Instant) throws(ScanError) -> [ScanResult] {
         let clock = ContinuousClock()
         let start = clock.now
+        // A fresh zbar scanner for every read: zbar's QR decoder fits lines to finder edges by
+        // random sampling from a generator seeded once per scanner, so a scanner kept across reads
+        // read the same image differently depending on what it had read before (found on the
+        // development photos: qrcode-1/20.png was read by the sparse pass or only by the full one,
+        // depending on the reads before it). Creating one costs about 5 us; the same image now
+        // gets the same answer.
+        let zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
         let budget = WorkBudget(maxPixels: options.maxPixels, deadline: start + options.effectiveTimeLimit)
-        let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats)
+        let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats,
+                                                 narrowRun: max(view.width, view.height) <= Self.largestUnshrunk ? ModuleEstimate.narrowRun(in: view) : nil)
         var owned: GrayImage? = nil
         var refused: [(pass: ScanPass, error: TransformError)] = []
         var regionsReadNothing = false
@@ -68,7 +76,10 @@ public final class BarcodeReader {
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
             if !pass.transformsImage {
-                zbar.setDensity(density, lines: .both)
+                let lines = pass.lines(for: view)
+                // An across-bars pass that cannot narrow the lines would repeat the plain pass.
+                if lines == .both && pass.steps == [.acrossBars] { continue }
+                zbar.setDensity(density, lines: lines)
                 scans.append((restoringFNC4(try zbar.scan(view), in: view), .identity))
             } else {
                 let images: [(image: GrayImage, map: PointMap, lines: ScanLines)]
@@ -138,28 +149,50 @@ public final class BarcodeReader {
         try image.withView { (view) throws(ScanError) in try read(view) }
     }
 
-    /// The default pass plan for an image of this size and these formats, cheapest first.
+    /// Long side up to which the plan reads an image at its own size first; larger ones are
+    /// shrunk to it.
+    static let largestUnshrunk = 1600
+
+    /// The default pass plan for an image of this size and these formats, cheapest first;
+    /// `narrowRun` is the image's `ModuleEstimate`, when known.
     ///
     /// Decisions, from measurements on the development photographs (Benchmarks/):
+    /// - codes with large modules are read at half size first;
     /// - a sparse scan (every second line) comes before the full one on all but small images;
+    /// - without QR, that first pass scans only the lines across the bars (`acrossBars`);
     /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
     ///   noise at full resolution breaks its edge detector), then at full size;
     /// - inversion comes early because it costs one pass and light-on-dark QR codes are common;
     /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
     /// - tiny images are enlarged (zbar needs several pixels per QR module);
     /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`).
-    public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>) -> [ScanPass] {
+    public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>, narrowRun: Int? = nil) -> [ScanPass] {
         let longSide = max(width, height)
         let hasQR = formats.contains(.qr)
         let hasLinear = formats.contains(where: \.isLinear)
         var passes: [ScanPass] = []
         // Shrink factor that brings the long side to about 1600 px.
-        let shrink = max(1, Int((Double(longSide) / 1600).rounded(.up)))
+        let shrink = max(1, Int((Double(longSide) / Double(largestUnshrunk)).rounded(.up)))
         if shrink > 1 { passes.append(ScanPass([.downscale(shrink)])) }
+        // Modules of 6 px or more (`ModuleEstimate`) are still 3 px at half size, where a sparse
+        // scan costs an eighth of the full one. Measured on the development photos: this pass
+        // read all 11 QR photos with such modules that the sparse pass reads, in a third to
+        // two thirds of its time, and one more (qr-circles-1) that only the full pass read;
+        // at 5 px it lost four.
+        if shrink == 1, let narrowRun, narrowRun >= 6 {
+            passes.append(ScanPass(hasQR ? [.downscale(2), .sparse] : [.downscale(2), .sparse, .acrossBars]))
+        }
         // A clean label (what `edge scan` mostly sees) is read at half the cost scanning every
-        // second line; zbar's time is mostly its per-pixel scan (SCN-12). Small images gain
-        // little and risk more, so they start with the full scan.
-        if shrink == 1 && min(width, height) >= 200 { passes.append(ScanPass([.sparse])) }
+        // second line; zbar's time is mostly its per-pixel scan (SCN-12). Small images start
+        // with the full scan: on the development photos the sparse pass read 11 of the 12 QR
+        // photos with a short side of 150-199 px that the full one reads, but only 11 of 17
+        // below that. Without QR (whose finder patterns need rows and columns) the first pass
+        // scans only the lines that cross the bars, when the image shows which (`acrossBars`).
+        if shrink == 1 && min(width, height) >= 150 {
+            passes.append(ScanPass(hasQR ? [.sparse] : [.sparse, .acrossBars]))
+        } else if shrink == 1 && !hasQR {
+            passes.append(ScanPass([.acrossBars]))
+        }
         passes.append(.plain)
         // Light-on-dark labels exist for 1D codes too (printed on dark stock, shown on screens):
         // one pass, whatever the formats (issue #15: an inverted Code 128 was never read when

@@ -1,0 +1,63 @@
+import EdgeImaging
+
+/// How wide a code's narrowest elements are in an image, guessed from the dark and light runs
+/// along every eighth row and column, so the still-image plan can read codes with large modules
+/// at half size first (`BarcodeReader.plan`).
+///
+/// A line counts when it has contrast (its brightest and darkest pixel differ by 48 or more) and
+/// at least 6 changes between dark and light, split at the middle of its range. The runs between
+/// its changes (not the partial ones at its ends) go into a histogram; the estimate is the first
+/// quartile. Most runs across a code are one or two modules wide, while a light background
+/// gives few runs, so the quartile lands on the module size; noise and fine print pull it down,
+/// which only makes the plan more careful.
+enum ModuleEstimate {
+    /// Runs longer than this are counted as this long: only the quartile's side of it matters.
+    static let longestCounted = 64
+
+    /// The first quartile of the run lengths in pixels, or nil with fewer than 20 runs. Reads a
+    /// quarter of the pixels and keeps one fixed-size histogram and one line buffer.
+    static func narrowRun(in view: ImageView) -> Int? {
+        var histogram = [Int](repeating: 0, count: longestCounted + 1)
+        let w = view.width, h = view.height, stride = view.rowStride
+        var line = [UInt8](repeating: 0, count: max(w, h))
+        var runs = [Int](repeating: 0, count: max(w, h))
+        for y in Swift.stride(from: 0, to: h, by: 8) {
+            for x in 0..<w { line[x] = view.pixels[y * stride + x] }
+            count(line[..<w], runs: &runs, into: &histogram)
+        }
+        for x in Swift.stride(from: 0, to: w, by: 8) {
+            for y in 0..<h { line[y] = view.pixels[y * stride + x] }
+            count(line[..<h], runs: &runs, into: &histogram)
+        }
+        let total = histogram.reduce(0, +)
+        guard total >= 20 else { return nil }
+        var seen = 0
+        for (length, n) in histogram.enumerated() {
+            seen += n
+            if 4 * seen >= total { return length }
+        }
+        return longestCounted
+    }
+
+    /// Adds the whole runs of one line to `histogram`; `runs` is scratch space as long as the line.
+    private static func count(_ line: ArraySlice<UInt8>, runs: inout [Int], into histogram: inout [Int]) {
+        guard line.count >= 8, let low = line.min(), let high = line.max(), Int(high) - Int(low) >= 48 else { return }
+        let middle = (Int(high) + Int(low) + 1) / 2
+        var dark = Int(line[line.startIndex]) < middle
+        var lastChange = -1
+        var n = 0
+        for i in line.indices.dropFirst() {
+            let d = Int(line[i]) < middle
+            guard d != dark else { continue }
+            dark = d
+            if lastChange >= 0 {
+                runs[n] = min(i - lastChange, longestCounted)
+                n += 1
+            }
+            lastChange = i
+        }
+        // Fewer than 6 changes is an edge or a line of text, not a code.
+        guard n >= 5 else { return }
+        for run in runs[..<n] { histogram[run] += 1 }
+    }
+}

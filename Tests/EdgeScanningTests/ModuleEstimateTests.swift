@@ -1,0 +1,23 @@
+import EdgeImaging
+@testable import EdgeScanning
+import XCTest
+
+final class ModuleEstimateTests: XCTestCase {
+    func testTheNarrowRunIsTheModuleSize() throws {
+        for size in [2, 3, 6, 9] {
+            let qr = try XCTUnwrap(Encoders.qrencode(["-s", "\(size)"], "https://example.com/edge/\(size)").first)
+            XCTAssertEqual(qr.withView { ModuleEstimate.narrowRun(in: $0) }, size, "QR with \(size) px modules")
+            let code128 = try Encoders.zint(["-b", "20", "--scale=\(Double(size) / 2)", "--quietzones", "-d", "PO-2026-00042"])
+            XCTAssertEqual(code128.withView { ModuleEstimate.narrowRun(in: $0) }, size, "Code 128 with \(size) px modules")
+        }
+    }
+
+    func testImagesWithoutRunsHaveNoEstimate() {
+        XCTAssertNil(GrayImage(width: 400, height: 300, fill: 200).withView { ModuleEstimate.narrowRun(in: $0) })
+        // Low contrast (a shadow, not a code) does not count.
+        var faint = GrayImage(width: 400, height: 300, fill: 120)
+        for y in 0..<300 { for x in stride(from: 0, to: 400, by: 4) { faint[x, y] = 150 } }
+        XCTAssertNil(faint.withView { ModuleEstimate.narrowRun(in: $0) })
+        XCTAssertNil(GrayImage(width: 5, height: 5, fill: 0).withView { ModuleEstimate.narrowRun(in: $0) })
+    }
+}
