@@ -142,7 +142,8 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertEqual(BarcodeReader.plan(width: 160, height: 150, formats: [.qr]).first, ScanPass([.sparse]))
         // Without QR the first pass scans only across the bars, sparsely when the image is large enough.
         XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
-        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 120, formats: [.code39]).prefix(2)), [ScanPass([.acrossBars]), .plain])
+        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 120, formats: [.code39]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
+        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 40, formats: [.code39]).prefix(2)), [ScanPass([.acrossBars]), .plain])
         // Modules of 6 px or more are read at half size first.
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 6).first, ScanPass([.downscale(2), .sparse]))
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 9).first, ScanPass([.downscale(2), .sparse, .acrossBars]))
