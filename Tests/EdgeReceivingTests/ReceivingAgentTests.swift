@@ -25,81 +25,85 @@ import Testing
         let standin = Standin(configuration: StandinConfiguration(staticTokens: [Self.token], seedDemoData: true,
                                                                   fcmPublicKeyPEM: try account.publicKeyPEM(), fcmClientEmail: account.clientEmail))
         let port = try await standin.start()
-        defer { Task { await standin.stop(timeout: .seconds(5)) } }
-        let baseURL = "http://127.0.0.1:\(port)"
-        let accountPath = directory.path + "/account.json"
-        try account.write(to: accountPath, tokenURI: baseURL + "/token")
-        let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
-        try vault.put(SecureBytes(Array(Self.token.utf8)), name: SecretName("sync.token"))
-        try vault.put(SecureBytes(Array(try Data(contentsOf: URL(fileURLWithPath: accountPath)))), name: SecretName("push.service-account"))
-        try FileManager.default.removeItem(atPath: accountPath)
-        let samples = ["po-code128.png", "vendor.png"].map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
-        let configPath = directory.path + "/edge.json"
-        try Data("""
-            {"station": {"name": "dock-1", "role": "dock", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1, "repeat_gap": 60,
-                         "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 10}]},
-             "sync": {"base_url": "\(baseURL)", "connect_timeout": 2, "total_timeout": 5},
-             "push": {"endpoint": "\(baseURL)", "station_zone": "UTC", "receiving_team": ["dock-lead"]},
-             "receiving": {"tenant_id": "\(DemoData.tenantID)"}}
-            """.utf8).write(to: URL(fileURLWithPath: configPath))
-        let configuration = try StationConfiguration.load(path: configPath)
-        let capability = try ReceivingCapability(configuration: configuration)
-        var dependencies = AgentDependencies()
-        dependencies.environment = [:]
-        dependencies.retryInterval = .milliseconds(200)
-        dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
-        dependencies.capabilities = [capability]
-        let agent = try buildAgent(configuration, dependencies: dependencies)
+        // Stopped also when the test fails half-way: a station left running when the process
+        // exits can crash it.
+        try await withStopping(standin, stop: { await $0.stop(timeout: .seconds(5)) }) { standin in
+            let baseURL = "http://127.0.0.1:\(port)"
+            let accountPath = directory.path + "/account.json"
+            try account.write(to: accountPath, tokenURI: baseURL + "/token")
+            let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
+            try vault.put(SecureBytes(Array(Self.token.utf8)), name: SecretName("sync.token"))
+            try vault.put(SecureBytes(Array(try Data(contentsOf: URL(fileURLWithPath: accountPath)))), name: SecretName("push.service-account"))
+            try FileManager.default.removeItem(atPath: accountPath)
+            let samples = ["po-code128.png", "vendor.png"].map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
+            let configPath = directory.path + "/edge.json"
+            try Data("""
+                {"station": {"name": "dock-1", "role": "dock", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1, "repeat_gap": 60,
+                             "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 10}]},
+                 "sync": {"base_url": "\(baseURL)", "connect_timeout": 2, "total_timeout": 5},
+                 "push": {"endpoint": "\(baseURL)", "station_zone": "UTC", "receiving_team": ["dock-lead"]},
+                 "receiving": {"tenant_id": "\(DemoData.tenantID)"}}
+                """.utf8).write(to: URL(fileURLWithPath: configPath))
+            let configuration = try StationConfiguration.load(path: configPath)
+            let capability = try ReceivingCapability(configuration: configuration)
+            var dependencies = AgentDependencies()
+            dependencies.environment = [:]
+            dependencies.retryInterval = .milliseconds(200)
+            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
+            dependencies.capabilities = [capability]
+            let agent = try buildAgent(configuration, dependencies: dependencies)
 
-        let seen = Locked<[KioskLookup]>([])
-        let updates = capability.feed.updates()
-        let watching = Task { for await lookup in updates { seen.withLock { $0.append(lookup) } } }
-        defer { watching.cancel() }
-        let running = Task { try await agent.run() }
-        let push = try PushStore(database: agent.outbox.database, stationZone: "UTC")
-        let now = Int64(Date().timeIntervalSince1970)
-        _ = try push.registerDevice(userID: "dock-lead", token: "fcm-dock-lead", platform: .android, now: now)
-        // The relay runs on the wall clock: without this override the DELIVERY_UPDATE is held
-        // (PSH-4) whenever the suite runs between 22:00 and 07:00 UTC, as CI once did.
-        try push.savePreferences(try PushPreferences(userID: "dock-lead", overrideTypes: [.approvalPending, .deliveryUpdate]), now: now)
+            let seen = Locked<[KioskLookup]>([])
+            let updates = capability.feed.updates()
+            let watching = Task { for await lookup in updates { seen.withLock { $0.append(lookup) } } }
+            defer { watching.cancel() }
+            let running = Task { try await agent.run() }
+            try await withStopping(agent, stop: { await $0.shutdown(); _ = try? await running.value }) { agent in
+                let push = try PushStore(database: agent.outbox.database, stationZone: "UTC")
+                let now = Int64(Date().timeIntervalSince1970)
+                _ = try push.registerDevice(userID: "dock-lead", token: "fcm-dock-lead", platform: .android, now: now)
+                // The relay runs on the wall clock: without this override the DELIVERY_UPDATE is held
+                // (PSH-4) whenever the suite runs between 22:00 and 07:00 UTC, as CI once did.
+                try push.savePreferences(try PushPreferences(userID: "dock-lead", overrideTypes: [.approvalPending, .deliveryUpdate]), now: now)
 
-        // The PO label and the vendor card on the dock camera, looked up for the kiosk.
-        try await eventually("the kiosk got the order and the vendor card") {
-            let lookups = seen.withLock { $0 }
-            let order = lookups.contains { if case .order(.online(let order, _)) = $0.content { order.poNumber == DemoData.openOrder } else { false } }
-            let vendor = lookups.contains { if case .vendor(let vendor) = $0.content { vendor.vendorID == DemoData.vendorID } else { false } }
-            return order && vendor
-        }
-        #expect(seen.withLock { $0 }.allSatisfy { $0.camera == "dock" })
+                // The PO label and the vendor card on the dock camera, looked up for the kiosk.
+                try await eventually("the kiosk got the order and the vendor card") {
+                    let lookups = seen.withLock { $0 }
+                    let order = lookups.contains { if case .order(.online(let order, _)) = $0.content { order.poNumber == DemoData.openOrder } else { false } }
+                    let vendor = lookups.contains { if case .vendor(let vendor) = $0.content { vendor.vendorID == DemoData.vendorID } else { false } }
+                    return order && vendor
+                }
+                #expect(seen.withLock { $0 }.allSatisfy { $0.camera == "dock" })
 
-        // A GRN confirmed at the dock while the agent runs: its sender sends it; the first answer is lost.
-        standin.faults.add(.drop, pathPrefix: APIPath.grnConfirm, times: 1)
-        let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
-        defer { parts.transport?.shutdown() }
-        let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [GRNLine(lineNo: 1, received: 120)]))
-        try await eventually("the GRN applied") { try parts.dock.outcome(confirmation.idempotencyKey) == .applied }
-        #expect(standin.backend.applications(ofKey: confirmation.idempotencyKey) == 1)
-        #expect(standin.requests.filter { $0.path == APIPath.grnConfirm }.count == 2, "sent twice, applied once")
+                // A GRN confirmed at the dock while the agent runs: its sender sends it; the first answer is lost.
+                standin.faults.add(.drop, pathPrefix: APIPath.grnConfirm, times: 1)
+                let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
+                defer { parts.transport?.shutdown() }
+                let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [GRNLine(lineNo: 1, received: 120)]))
+                try await eventually("the GRN applied") { try parts.dock.outcome(confirmation.idempotencyKey) == .applied }
+                #expect(standin.backend.applications(ofKey: confirmation.idempotencyKey) == 1)
+                #expect(standin.requests.filter { $0.path == APIPath.grnConfirm }.count == 2, "sent twice, applied once")
 
-        func deliveryUpdates() -> [FCMReceivedMessage] {
-            standin.backend.fcm.received.filter {
-                $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-dock-lead" && $0.message?["data"]?["type"]?.stringValue == "DELIVERY_UPDATE"
+                func deliveryUpdates() -> [FCMReceivedMessage] {
+                    standin.backend.fcm.received.filter {
+                        $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-dock-lead" && $0.message?["data"]?["type"]?.stringValue == "DELIVERY_UPDATE"
+                    }
+                }
+                try await eventually("DELIVERY_UPDATE reached the FCM stand-in") { !deliveryUpdates().isEmpty }
+                try await eventually("the relay has nothing left to send") {
+                    try PushStore(database: agent.outbox.database, stationZone: "UTC").overview().counts[.queued] == 0
+                }
+                #expect(deliveryUpdates().count == 1)
+                #expect(deliveryUpdates().first?.message?["data"]?["deep_link"]?.stringValue == "/purchase-orders/\(DemoData.openOrder)")
+
+                // The applied GRN's PO_UPDATED change comes back in a pull and refreshes the cache.
+                agent.wakePuller()
+                try await eventually("the cache shows the received line") {
+                    try parts.dock.cache.cached(DemoData.openOrder)?.order.lines[0].received == 120
+                }
+
             }
+            try await running.value
         }
-        try await eventually("DELIVERY_UPDATE reached the FCM stand-in") { !deliveryUpdates().isEmpty }
-        try await eventually("the relay has nothing left to send") {
-            try PushStore(database: agent.outbox.database, stationZone: "UTC").overview().counts[.queued] == 0
-        }
-        #expect(deliveryUpdates().count == 1)
-        #expect(deliveryUpdates().first?.message?["data"]?["deep_link"]?.stringValue == "/purchase-orders/\(DemoData.openOrder)")
-
-        // The applied GRN's PO_UPDATED change comes back in a pull and refreshes the cache.
-        agent.wakePuller()
-        try await eventually("the cache shows the received line") {
-            try parts.dock.cache.cached(DemoData.openOrder)?.order.lines[0].received == 120
-        }
-
-        await agent.shutdown()
-        try await running.value
     }
 }
