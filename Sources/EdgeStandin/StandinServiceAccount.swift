@@ -53,9 +53,9 @@ public struct StandinServiceAccount: Sendable {
         }
     }
 
-    /// Writes the account as a Google key file to `path`, created exclusively with mode 0600
-    /// (an existing file is never overwritten), naming `tokenURI` as its token endpoint.
-    public func write(to path: String, tokenURI: String) throws(StandinError) {
+    /// The account as a Google key file naming `tokenURI` as its token endpoint: what
+    /// `edge vault put push.service-account` stores.
+    public func keyFile(tokenURI: String) throws(StandinError) -> SecureBytes {
         let pem: SecureBytes
         do {
             pem = try key.pkcs8PEM()
@@ -72,6 +72,13 @@ public struct StandinServiceAccount: Sendable {
             throw StandinError(.serviceAccount, "Could not encode the service account")
         }
         defer { for index in bytes.indices { bytes[index] = 0 } }
+        return SecureBytes(bytes)
+    }
+
+    /// Writes the account as a Google key file to `path`, created exclusively with mode 0600
+    /// (an existing file is never overwritten), naming `tokenURI` as its token endpoint.
+    public func write(to path: String, tokenURI: String) throws(StandinError) {
+        let bytes = try keyFile(tokenURI: tokenURI)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StandinError(.serviceAccount, "\(path): cannot be created (errno \(errno))", context: ["path": path])
@@ -79,7 +86,7 @@ public struct StandinServiceAccount: Sendable {
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw StandinError(.serviceAccount, "\(path): write failed (errno \(errno))", context: ["path": path]) }
             offset += n

@@ -32,12 +32,9 @@ import Testing
                                                                   fcmPublicKeyPEM: try account.publicKeyPEM(), fcmClientEmail: account.clientEmail))
             let port = try await standin.start()
             baseURL = "http://127.0.0.1:\(port)"
-            let accountPath = directory.path + "/account.json"
-            try account.write(to: accountPath, tokenURI: baseURL + "/token")
             let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
             try vault.put(SecureBytes(Array(AgentTests.token.utf8)), name: SecretName("sync.token"))
-            try vault.put(SecureBytes(Array(try Data(contentsOf: URL(fileURLWithPath: accountPath)))), name: SecretName("push.service-account"))
-            try FileManager.default.removeItem(atPath: accountPath)
+            try vault.put(account.keyFile(tokenURI: baseURL + "/token"), name: SecretName("push.service-account"))
             configPath = directory.path + "/edge.json"
             try Data("""
                 {"station": {"name": "dock-1", "role": "dock", "state_dir": ".", "vault_backend": "keyfile", "metrics": "127.0.0.1:0",

@@ -29,12 +29,9 @@ import Testing
         // exits can crash it.
         try await withStopping(standin, stop: { await $0.stop(timeout: .seconds(5)) }) { standin in
             let baseURL = "http://127.0.0.1:\(port)"
-            let accountPath = directory.path + "/account.json"
-            try account.write(to: accountPath, tokenURI: baseURL + "/token")
             let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
             try vault.put(SecureBytes(Array(Self.token.utf8)), name: SecretName("sync.token"))
-            try vault.put(SecureBytes(Array(try Data(contentsOf: URL(fileURLWithPath: accountPath)))), name: SecretName("push.service-account"))
-            try FileManager.default.removeItem(atPath: accountPath)
+            try vault.put(account.keyFile(tokenURI: baseURL + "/token"), name: SecretName("push.service-account"))
             let samples = ["po-code128.png", "vendor.png"].map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
             let configPath = directory.path + "/edge.json"
             try Data("""
