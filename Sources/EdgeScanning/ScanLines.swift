@@ -13,13 +13,14 @@ enum ScanLines: Sendable, Equatable {
     ///
     /// An edge counts when its central difference is over 24 grey levels and more than twice the
     /// one across it, which holds for bars up to about 25 degrees off upright: zbar reads such a
-    /// code along rows. One direction is chosen when it has at least 16 edges and more than 3 times the other's;
-    /// text, QR codes, clutter and codes near 45 degrees give both directions and keep `.both`.
+    /// code along rows. One direction is chosen when it has at least 16 edges and more than 3
+    /// times the other's; text, QR codes, clutter and codes near 45 degrees give both directions
+    /// and keep `.both`.
     /// Decision: the still-image plan's first pass uses it when no QR is requested (QR finder
     /// patterns need both directions). A wrong call costs that pass only: the full pass after
     /// it scans both ways.
-    /// It samples every third row and second column, at most 256 rows and 512 columns (about
-    /// 0.1 ms on a 1280x720 image).
+    /// It samples every third row and second column, and on large images about 256 rows and
+    /// 512 columns.
     static func acrossBars(in view: ImageView) -> ScanLines {
         let w = view.width, h = view.height, stride = view.rowStride
         guard w >= 8, h >= 8 else { return .both }
