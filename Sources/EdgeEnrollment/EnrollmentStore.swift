@@ -100,16 +100,27 @@ public final class EnrollmentStore: Sendable {
     /// Counts an attempt against the window, or refuses with the cooldown left when the window
     /// is full. One transaction, so two processes starting at once cannot both take the fifth.
     func takeAttempt(now: Double, limit: Int, window: Double) throws(EnrollmentError) {
-        let oldestInWindow: Double? = try write { db -> Double? in
+        let cooldown: Int? = try write { db -> Int? in
             try db.execute(sql: "DELETE FROM enrollment_attempts WHERE at <= ?", arguments: [now - window])
-            let times = try Double.fetchAll(db, sql: "SELECT at FROM enrollment_attempts WHERE at > ? ORDER BY at", arguments: [now - window])
-            guard times.count < limit else { return times.first }
+            if let cooldown = try Self.cooldown(db, now: now, limit: limit, window: window) { return cooldown }
             try db.execute(sql: "INSERT INTO enrollment_attempts (at) VALUES (?)", arguments: [now])
             return nil
         }
-        if let oldest = oldestInWindow {
-            throw EnrollmentError.rateLimited(retryAfter: max(1, Int((oldest + window - now).rounded(.up))))
-        }
+        if let cooldown { throw EnrollmentError.rateLimited(retryAfter: cooldown) }
+    }
+
+    /// Seconds until the window has room for another attempt, or nil when it has room now: what
+    /// a screen opened in the middle of a cooldown shows. Counts nothing.
+    func attemptCooldown(now: Double, limit: Int, window: Double) throws(EnrollmentError) -> Int? {
+        try read { db in try Self.cooldown(db, now: now, limit: limit, window: window) }
+    }
+
+    /// The window is full when it holds `limit` attempts; it has room again when the oldest of
+    /// the last `limit` leaves it (at least 1 s from now, so a countdown never shows 0:00).
+    private static func cooldown(_ db: Database, now: Double, limit: Int, window: Double) throws -> Int? {
+        let times = try Double.fetchAll(db, sql: "SELECT at FROM enrollment_attempts WHERE at > ? ORDER BY at", arguments: [now - window])
+        guard times.count >= limit else { return nil }
+        return max(1, Int((times[times.count - limit] + window - now).rounded(.up)))
     }
 
     // MARK: Transactions and observers

@@ -126,7 +126,10 @@ struct KioskPages: Sendable {
             }
             return out
         }
-        return render("clinic", title: "Clinic enrollment", kiosk: kiosk, context: ["enrollments": enrollments])
+        var context: [String: Any] = ["enrollments": enrollments, "rateLimitedMessage": EnrollmentError.rateLimitedMessage]
+        // ENR-7's countdown also on a page opened (or reloaded) in the middle of a cooldown.
+        if let seconds = try? kiosk.enrollments?.validationCooldown() { context["cooldown"] = ["seconds": seconds] }
+        return render("clinic", title: "Clinic enrollment", kiosk: kiosk, context: context)
     }
 
     static func stateText(_ state: String) -> String {

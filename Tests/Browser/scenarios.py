@@ -430,7 +430,8 @@ def clinic_flow(t):
 
 def clinic_cooldown(t):
     """UI-3 / ENR-7: after five attempts in the window the sixth is refused on the station (not
-    sent), with the message and a countdown that counts down."""
+    sent), with the message and a countdown that counts down; a page reloaded during the
+    cooldown shows it at once."""
     standin = t.standin()
     station = t.station(standin, "cooldown", role="clinic")
     station.start()
@@ -461,6 +462,11 @@ def clinic_cooldown(t):
     if len(standin.requests(LINK_PATH)) != 5:
         raise Failure(f"the stand-in saw {len(standin.requests(LINK_PATH))} link requests; the sixth attempt must not be sent")
     t.shot(page, "clinic-cooldown")
+    # A page opened in the middle of the cooldown shows it at once, with the button disabled.
+    page.reload()
+    t.check_html("#cooldown on a page reloaded during the cooldown", lambda: expect(page.locator("#cooldown")).to_contain_text(
+        re.compile(re.escape(ENR7) + r" Try again in \d+:\d\d")), page, "#enroll-form")
+    expect(page.locator("#enroll-button")).to_be_disabled()
 
 
 def clinic_keyboard(t):

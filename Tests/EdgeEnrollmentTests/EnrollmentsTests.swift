@@ -145,6 +145,7 @@ import Testing
 
     @Test func theSixthAttemptInFiveMinutesIsRefusedEvenAfterARestart() async throws {
         try await withStopping(Clinic()) { clinic in
+            #expect(try clinic.enrollments().validationCooldown() == nil)
             for _ in 0..<5 {
                 _ = try? await clinic.enrollments().enroll(input: DemoData.expiredCode, source: .typed)
             }
@@ -159,6 +160,10 @@ import Testing
             #expect(left > 0 && left <= 300)
             #expect(error.message.contains("left)"))
             #expect(clinic.requests(APIPath.enrollmentLink).count == sent)
+            // What a screen opened now shows (UI-3): the same cooldown, over when the window is.
+            let cooldown = try #require(try restarted.validationCooldown())
+            #expect(cooldown > 0 && cooldown <= left)
+            #expect(try clinic.enrollments(clock: { Date().timeIntervalSince1970 + 301 }).validationCooldown() == nil)
             // Local validation failures are not attempts: nothing was sent for them.
             #expect(EnrollmentSettings().attemptLimit == 5 && EnrollmentSettings().attemptWindow == 300)
         }

@@ -287,8 +287,10 @@
 
   // ---- clinic (UI-3) ----
   let cooldownTimer = null;
-  function startCooldown(seconds, message) {
+  // The message is ENR-7's, from the server (the page's #cooldown carries it).
+  function startCooldown(seconds) {
     const box = $('#cooldown');
+    const message = box.dataset.message;
     const button = $('#enroll-button');
     const until = Date.now() + seconds * 1000;
     clearInterval(cooldownTimer);
@@ -357,7 +359,7 @@
     box.hidden = false;
     alarm(p.textContent);
     if (result.json.error && result.json.error.retry_after) {
-      startCooldown(result.json.error.retry_after, 'Too many attempts. Please wait 5 minutes before trying again.');
+      startCooldown(result.json.error.retry_after);
     }
   }
 
@@ -461,5 +463,8 @@
   });
 
   decorate();
+  // A clinic page opened in the middle of an ENR-7 cooldown shows it at once.
+  const pendingCooldown = $('#cooldown') && $('#cooldown').dataset.seconds;
+  if (pendingCooldown) startCooldown(Number(pendingCooldown));
   if (page !== 'login') connect();
 })();
