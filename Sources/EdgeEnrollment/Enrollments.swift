@@ -172,13 +172,13 @@ public final class Enrollments: Sendable {
         return enrollment
     }
 
-    /// LINKING_PENDING → PERSONAL_USE (ENR-11), e.g. an enrollment whose validation was interrupted.
     /// ENR-7: the seconds left before another validation may be tried on this station, or nil
     /// when one may be tried now.
     public func validationCooldown() throws(EnrollmentError) -> Int? {
         try store.attemptCooldown(now: clock(), limit: settings.attemptLimit, window: settings.attemptWindow)
     }
 
+    /// LINKING_PENDING → PERSONAL_USE (ENR-11), e.g. an enrollment whose validation was interrupted.
     public func cancel(_ id: Int64) throws(EnrollmentError) -> Enrollment {
         try commit { db in
             guard let current = try EnrollmentStore.fetch(db, id) else { throw EnrollmentError(.notFound, "No enrollment \(id) on this station.") }
