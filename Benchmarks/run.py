@@ -7,7 +7,8 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
 .build), then measures:
 
 1. Photos (SCN-11): every test in ../shared/data/photos, decoded by each decoder with only the
-   folder's symbology enabled. A test passes when the expected text (<name>.txt, exact UTF-8)
+   folder's symbology enabled (for code39 folders edge also enables code32, the Italian
+   pharmacode on Code 39 bars, because zxing-cpp's Code39 format includes it). A test passes when the expected text (<name>.txt, exact UTF-8)
    is among the texts returned; for EAN-13 folders the first 13 characters are compared.
    qrcode-7 is one test of four images (structured append): each image's texts are joined,
    then the four in file order, and that must equal 01.txt -- the same rule for all three.

@@ -22,9 +22,11 @@ import Foundation
 func formats(forFolder folder: String) -> Set<BarcodeFormat> {
     if folder.hasPrefix("qrcode") { return [.qr] }
     if folder.hasPrefix("code128") { return [.code128] }
-    if folder.hasPrefix("code39") { return [.code39] }
+    // zxing-cpp's Code39 format includes Code 32 (and PZN, which edge reads as plain Code 39),
+    // so edge runs with the same set there.
+    if folder.hasPrefix("code39") { return [.code39, .code32] }
     if folder.hasPrefix("ean13") { return [.ean13] }
-    return Set(BarcodeFormat.allCases)
+    return BarcodeFormat.standard
 }
 
 func json(_ object: [String: Any]) -> String {

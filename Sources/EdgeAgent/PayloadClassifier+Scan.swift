@@ -26,6 +26,7 @@ extension Symbology {
         case .code128: self = .code128
         case .code39: self = .code39
         case .ean13: self = .ean13
+        case .code32: self = .code32
         }
     }
 }

@@ -1,8 +1,11 @@
 import EdgeScanning
 
-/// The `scanning` section of edge.json: how Code 39 is read on this station, for its cameras
-/// and for `edge scan` (issue #15; the CLI's --code39-full-ascii / --code39-check-digit win).
+/// The `scanning` section of edge.json: which symbologies this station reads and how Code 39 is
+/// read, for its cameras and for `edge scan` (issue #15; the CLI's --symbology,
+/// --code39-full-ascii and --code39-check-digit win).
 public struct ScanningSettings: Sendable, Equatable, Decodable {
+    /// The four standard symbologies unless the station lists its own (e.g. adds `code32`).
+    public var symbologies: Set<BarcodeFormat> = BarcodeFormat.standard
     /// `auto` (Full ASCII when every shift pair is valid), `raw`, or `full-ascii`.
     public var code39FullASCII: Code39FullASCII.Policy = .auto
     /// `optional` (most labels) or `required`: the mod-43 check character is verified and stripped.
@@ -11,12 +14,20 @@ public struct ScanningSettings: Sendable, Equatable, Decodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
+        case symbologies
         case code39FullASCII = "code39_full_ascii"
         case code39CheckDigit = "code39_check_digit"
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let names = try c.decodeIfPresent([String].self, forKey: .symbologies) {
+            do throws(ScanError) {
+                symbologies = try BarcodeFormat.parseList(names.joined(separator: ","))
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .symbologies, in: c, debugDescription: error.message)
+            }
+        }
         if let text = try c.decodeIfPresent(String.self, forKey: .code39FullASCII) {
             guard let policy = Code39FullASCII.Policy(rawValue: text) else {
                 throw DecodingError.dataCorruptedError(forKey: .code39FullASCII, in: c, debugDescription: "auto, raw or full-ascii")
@@ -31,9 +42,10 @@ public struct ScanningSettings: Sendable, Equatable, Decodable {
         }
     }
 
-    /// `options` with this station's Code 39 rules.
+    /// `options` with this station's symbologies and Code 39 rules.
     public func apply(to options: ReaderOptions) -> ReaderOptions {
         var options = options
+        options.formats = symbologies
         options.code39FullASCII = code39FullASCII
         options.code39CheckDigit = code39CheckDigit
         return options

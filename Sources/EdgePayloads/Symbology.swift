@@ -7,6 +7,8 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Hashable {
     case code128
     case code39
     case ean13
+    /// Italian Pharmacode on Code 39 bars; off unless a station asks for it.
+    case code32
 
     /// Human name used in reasons, e.g. "QR code", "Code 128 barcode".
     public var displayName: String {
@@ -15,6 +17,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Hashable {
         case .code128: return "Code 128 barcode"
         case .code39: return "Code 39 barcode"
         case .ean13: return "EAN-13 barcode"
+        case .code32: return "Code 32 barcode"
         }
     }
 

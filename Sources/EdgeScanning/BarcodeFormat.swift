@@ -1,11 +1,16 @@
 import CZbar
 
-/// The symbologies `edge` reads (SCN-3). Others stay off in zbar unless asked for.
+/// The symbologies `edge` reads (SCN-3): the four of `standard`, and Code 32, which is off
+/// unless asked for (`Code32` says why).
 public enum BarcodeFormat: String, Sendable, CaseIterable, Codable, Hashable {
     case qr
     case code128
     case code39
     case ean13
+    case code32
+
+    /// What a station and `edge scan` read when nobody says otherwise.
+    public static let standard: Set<BarcodeFormat> = [.qr, .code128, .code39, .ean13]
 
     /// Is this a linear (1D) symbology? Rotation passes only help these (zbar finds QR at any angle).
     public var isLinear: Bool { self != .qr }
@@ -31,7 +36,8 @@ public enum BarcodeFormat: String, Sendable, CaseIterable, Codable, Hashable {
         switch self {
         case .qr: return [ZBAR_QRCODE]
         case .code128: return [ZBAR_CODE128]
-        case .code39: return [ZBAR_CODE39]
+        // Code 32 is printed in Code 39; `BarcodeReader` tells the two apart from the characters.
+        case .code39, .code32: return [ZBAR_CODE39]
         // UPC-A is reported by zbar as EAN-13 with a leading 0 when UPC-A itself is not enabled.
         case .ean13: return [ZBAR_EAN13]
         }

@@ -276,8 +276,12 @@ public final class BarcodeReader {
 
     /// Validates and converts one zbar symbol; nil when it fails a check (SCN-5).
     private func result(from symbol: ZbarSymbol, pass: ScanPass, map: PointMap) -> ScanResult? {
-        guard let format = BarcodeFormat(zbarType: symbol.type), options.formats.contains(format) else { return nil }
+        guard var format = BarcodeFormat(zbarType: symbol.type) else { return nil }
         var bytes = symbol.data
+        // Code 32 is printed in Code 39; a valid one is reported as Code 32 only (`Code32`).
+        let pharmacode = format == .code39 && options.formats.contains(.code32) ? Code32.decode(bytes) : nil
+        if pharmacode != nil { format = .code32 }
+        guard options.formats.contains(format) else { return nil }
         let text: String
         let encoding: String
         switch format {
@@ -290,6 +294,9 @@ public final class BarcodeReader {
             // against a misread sneaking through a transformed pass.
             guard CheckDigits.isValidEAN13(bytes) else { return nil }
             text = String(decoding: bytes, as: UTF8.self)
+            encoding = "ascii"
+        case .code32:
+            text = String(decoding: pharmacode ?? bytes, as: UTF8.self)
             encoding = "ascii"
         case .code39:
             if options.code39CheckDigit == .required {

@@ -45,7 +45,7 @@ public struct ReaderOptions: Sendable, Equatable {
     /// when the scene changed (nil: on every frame). See `cameraFrame(formats:)` for the decision.
     public var wholeFrameInterval: Duration?
 
-    public init(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases), eanAddOns: Bool = false,
+    public init(formats: Set<BarcodeFormat> = BarcodeFormat.standard, eanAddOns: Bool = false,
                 code39CheckDigit: CheckDigitPolicy = .optional, passes: [ScanPass]? = nil,
                 maxPasses: Int = 64, timeBudget: Duration = .seconds(1), scanDensity: Int = 1,
                 maxPixels: Int = ImageLimits.defaultMaxPixels, timeLimit: Duration? = nil) {
@@ -64,7 +64,7 @@ public struct ReaderOptions: Sendable, Equatable {
     var effectiveTimeLimit: Duration { timeLimit ?? timeBudget * 2 }
 
     /// A single plain zbar pass: what zbar alone reads (for comparisons and the fastest loops).
-    public static func plainOnly(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
+    public static func plainOnly(formats: Set<BarcodeFormat> = BarcodeFormat.standard) -> ReaderOptions {
         ReaderOptions(formats: formats, passes: [.plain], maxPasses: 1)
     }
 
@@ -87,7 +87,7 @@ public struct ReaderOptions: Sendable, Equatable {
     /// - When the whole-frame pass is due it always runs, whatever the time (the budget is the
     ///   still images' 1 s): on a slow CPU a budget cut there would leave such codes unread for
     ///   good, not just late.
-    public static func cameraFrame(formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)) -> ReaderOptions {
+    public static func cameraFrame(formats: Set<BarcodeFormat> = BarcodeFormat.standard) -> ReaderOptions {
         var options = ReaderOptions(formats: formats, passes: [ScanPass([.regions]), .plain], maxPasses: 2, scanDensity: 2)
         options.wholeFrameInterval = .milliseconds(200)
         return options

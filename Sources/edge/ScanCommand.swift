@@ -55,7 +55,7 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("repeat-gap"), help: ArgumentHelp("With --camera: seconds a code must be out of view before it is reported again (SCN-7).", valueName: "SECONDS"))
     var repeatGap: Double = 1.5
 
-    @Option(name: .customLong("symbology"), help: ArgumentHelp("Comma list of qr,code128,code39,ean13 (default: all four).", valueName: "LIST"))
+    @Option(name: .customLong("symbology"), help: ArgumentHelp("Comma list of qr,code128,code39,ean13,code32 (default: edge.json's scanning.symbologies, else the first four; code32 is the Italian pharmacode on Code 39 bars, off unless asked for).", valueName: "LIST"))
     var symbology: String?
 
     @Flag(name: .customLong("json"), help: "Print JSON Lines, one object per code.")

@@ -43,10 +43,11 @@ struct ScanRecord: Encodable {
         symbology = result.format.rawValue
         text = result.text
         // The raw payload only when the text does not carry it byte for byte (SCN-5); Code 39's
-        // symbol characters are ASCII, so they are shown as text.
+        // symbol characters (also Code 32's) are ASCII, so they are shown as text.
         let differs = result.bytesDifferFromText
-        rawText = differs && result.format == .code39 ? String(decoding: result.bytes, as: UTF8.self) : nil
-        bytesBase64 = differs && result.format != .code39 ? Data(result.bytes).base64EncodedString() : nil
+        let symbolCharacters = result.format == .code39 || result.format == .code32
+        rawText = differs && symbolCharacters ? String(decoding: result.bytes, as: UTF8.self) : nil
+        bytesBase64 = differs && !symbolCharacters ? Data(result.bytes).base64EncodedString() : nil
         encoding = result.encoding
         points = result.points.map { [$0.x, $0.y] }
         orientation = result.orientation.rawValue

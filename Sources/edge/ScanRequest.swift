@@ -95,10 +95,10 @@ struct ScanRequest: Equatable {
     }
 
     func run() throws {
-        let formats: Set<BarcodeFormat>
+        var formats: Set<BarcodeFormat>? = nil
         var passList: [ScanPass]? = nil
         do throws(ScanError) {
-            formats = try symbology.map { (list) throws(ScanError) in try BarcodeFormat.parseList(list) } ?? Set(BarcodeFormat.allCases)
+            formats = try symbology.map { (list) throws(ScanError) in try BarcodeFormat.parseList(list) }
             passList = try passes.map { (list) throws(ScanError) in
                 try list.split(separator: ",").map { (name) throws(ScanError) in try ScanPass(parsing: String(name)) }
             }
@@ -111,10 +111,11 @@ struct ScanRequest: Equatable {
         var scanning = configFile.station.scanning
         if let mode = code39FullASCII.flatMap(Code39FullASCII.Policy.init(rawValue:)) { scanning.code39FullASCII = mode }
         if let policy = code39CheckDigit.flatMap(ReaderOptions.CheckDigitPolicy.init(rawValue:)) { scanning.code39CheckDigit = policy }
+        if let formats { scanning.symbologies = formats }
         if !cameras.isEmpty {
             // Live frames: the camera preset (code-like regions, then the whole frame) unless
             // passes or a budget are given.
-            var options = scanning.apply(to: ReaderOptions.cameraFrame(formats: formats))
+            var options = scanning.apply(to: ReaderOptions.cameraFrame())
             options.eanAddOns = addOns
             if let passList { options.passes = passList; options.maxPasses = 64 }
             if let budgetMilliseconds { options.timeBudget = .milliseconds(budgetMilliseconds) }
@@ -126,7 +127,7 @@ struct ScanRequest: Equatable {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let options = scanning.apply(to: ReaderOptions(formats: formats, eanAddOns: addOns, passes: passList,
+        let options = scanning.apply(to: ReaderOptions(eanAddOns: addOns, passes: passList,
                                                        timeBudget: .milliseconds(budgetMilliseconds ?? 1000)))
         let reader = try BarcodeReader(options: options)
 

@@ -254,4 +254,43 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--code39-check-digit", "required", "--image", checked])).first?["text"] as? String, "ABC")
         XCTAssertEqual(try EdgeProcess.run(["scan", "--code39-check-digit", "required", "--image", unchecked]).status, 1)
     }
+
+    /// Code 32 (issue #15): off by default (the Code 39 characters), read as the medicine number
+    /// with `--symbology` or edge.json's `scanning.symbologies`, the characters in `raw_text`.
+    func testCode32IsReadWhenTheStationAsksForIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else { return XCTFail("zint is not installed (apt-get install zint)") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-c32-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = dir.appendingPathComponent("c32.png").path
+        let zint = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "129", "--quietzones", "--notext", "-o", image, "-d", "12345678"])
+        XCTAssertEqual(zint.status, 0, zint.stderr)
+
+        let standard = try objects(try EdgeProcess.run(["scan", "--json", "--image", image]))
+        XCTAssertEqual(standard.first?["symbology"] as? String, "code39")
+        XCTAssertEqual(standard.first?["text"] as? String, "3PRM8N")
+
+        let asked = try EdgeProcess.run(["scan", "--json", "--symbology", "code39,code32", "--image", image])
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        let record = try XCTUnwrap(try objects(asked).first)
+        XCTAssertEqual(record["symbology"] as? String, "code32")
+        XCTAssertEqual(record["text"] as? String, "A123456788")
+        XCTAssertEqual(record["raw_text"] as? String, "3PRM8N")
+        XCTAssertEqual(record["class"] as? String, "unknown")
+        let file = dir.appendingPathComponent("scan.jsonl")
+        try Data(asked.stdout.utf8).write(to: file)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: file, against: "models/scan-result.schema.json"), 1)
+
+        let config = dir.appendingPathComponent("edge.json")
+        try Data(#"{"scanning": {"symbologies": ["qr", "code128", "code39", "ean13", "code32"]}}"#.utf8).write(to: config)
+        XCTAssertEqual(try SchemaValidator.validate(jsonLines: config, against: "models/edge-config.schema.json", wholeFile: true), 1)
+        XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--config", config.path, "--image", image])).first?["text"] as? String, "A123456788")
+        // The CLI's --symbology wins over the station's list.
+        XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--config", config.path, "--symbology", "code39", "--image", image])).first?["text"] as? String, "3PRM8N")
+
+        try Data(#"{"scanning": {"symbologies": ["code93"]}}"#.utf8).write(to: config)
+        let refused = try EdgeProcess.run(["scan", "--config", config.path, "--image", image])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("scanning.symbologies"), refused.stderr)
+    }
 }

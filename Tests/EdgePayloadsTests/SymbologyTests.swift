@@ -3,7 +3,7 @@ import XCTest
 
 final class SymbologyTests: XCTestCase {
     func testRawValuesMatchScannerFormats() {
-        XCTAssertEqual(Symbology.allCases.map(\.rawValue), ["qr", "code128", "code39", "ean13"])
+        XCTAssertEqual(Symbology.allCases.map(\.rawValue), ["qr", "code128", "code39", "ean13", "code32"])
     }
 
     func testDisplayNamesWithArticles() {

@@ -1,4 +1,5 @@
 import EdgeScanning
+import Foundation
 import XCTest
 
 final class ScanPassTests: XCTestCase {
@@ -16,8 +17,30 @@ final class ScanPassTests: XCTestCase {
         }
     }
 
+    /// Every pass name a result can carry matches `pass` in models/scan-result.schema.json
+    /// (`across-bars` once slipped past it: no test read a code with that pass through the CLI).
+    func testEveryPlannedPassNameMatchesTheResultSchema() throws {
+        let schemaURL = TestImages.packageRoot.appendingPathComponent("models/scan-result.schema.json")
+        let schema = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
+        let code = try XCTUnwrap((schema["$defs"] as? [String: Any])?["code"] as? [String: Any])
+        let pattern = try XCTUnwrap(((code["properties"] as? [String: Any])?["pass"] as? [String: Any])?["pattern"] as? String)
+        let regex = try NSRegularExpression(pattern: pattern)
+        var names = Set(["rotate--15", "upscale-2+pad-10", "downscale-2+sparse+across-bars"])
+        for formats in [BarcodeFormat.standard, [.qr], [.code39, .code32], [.ean13]] {
+            for (w, h) in [(40, 30), (120, 100), (400, 120), (640, 480), (1280, 720), (4000, 3000)] {
+                names.formUnion(BarcodeReader.plan(width: w, height: h, formats: formats).map(\.description))
+            }
+        }
+        names.formUnion((ReaderOptions.cameraFrame().passes ?? []).map(\.description))
+        for name in names {
+            let range = NSRange(name.startIndex..., in: name)
+            XCTAssertNotNil(regex.firstMatch(in: name, range: range), "\(name) does not match \(pattern)")
+        }
+    }
+
     func testSymbologyListParsing() throws {
         XCTAssertEqual(try BarcodeFormat.parseList("qr, code128"), [.qr, .code128])
+        XCTAssertEqual(try BarcodeFormat.parseList("code39,code32"), [.code39, .code32])
         XCTAssertThrowsError(try BarcodeFormat.parseList("qr,pdf417"))
         XCTAssertThrowsError(try BarcodeFormat.parseList(""))
     }
