@@ -74,6 +74,7 @@ public final class BarcodeReader {
                 lastWholeFrame = arrival
             }
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
+            var rectified: [(image: GrayImage, map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
             if !pass.transformsImage {
                 let lines = pass.lines(for: view)
@@ -108,6 +109,7 @@ public final class BarcodeReader {
                         continue passLoop
                     }
                 }
+                if pass.steps.last == .rectify { rectified = images.map { ($0.image, $0.map) } }
                 for (image, map, lines) in images {
                     zbar.setDensity(density, lines: lines)
                     let symbols = try zbar.scan(image)
@@ -122,6 +124,10 @@ public final class BarcodeReader {
                 scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
             }.filter { trustLinear || !$0.format.isLinear })
             if !results.isEmpty { return results }
+            if !rectified.isEmpty && options.formats.contains(.qr) {
+                let finished = Self.resolveConflicts(rectified.compactMap { moduleRead($0.image, map: $0.map, pass: pass) })
+                if !finished.isEmpty { return finished }
+            }
             if pass.steps.first == .regions { regionsReadNothing = true }
         }
         if let first = refused.first {
@@ -227,6 +233,24 @@ public final class BarcodeReader {
             }
         }
         return passes
+    }
+
+    /// A rectified candidate that zbar read nothing from, read by edge from its modules
+    /// (`QRModuleDecoder`): zbar has no Hanzi mode, and its finder-line clustering rejects codes
+    /// with heavy ink bleed or no quiet zone that the rectifier still stood upright. The size the
+    /// warp estimated from the finder spacing comes first; from version 7 on, where one module
+    /// of error in that spacing is a version off, the neighbouring sizes too (the version blocks
+    /// must then agree).
+    private func moduleRead(_ image: GrayImage, map: PointMap, pass: ScanPass) -> ScanResult? {
+        let estimated = Int((Double(image.width) / QRRectifier.scale).rounded()) - 2 * Int(QRRectifier.quiet)
+        for dimension in estimated >= 45 ? [estimated, estimated - 4, estimated + 4] : [estimated] {
+            guard let content = QRRectifier.modules(of: image, dimension: dimension)?.decode() else { continue }
+            let near = Int(QRRectifier.quiet * QRRectifier.scale), far = image.width - near
+            let points = [(near, near), (near, far), (far, far), (far, near)].map { map($0.0, $0.1) }
+            return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
+                              orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend)
+        }
+        return nil
     }
 
     /// zbar drops Code 128's FNC4, so characters above 0x7F lose their high bit; each Code 128

@@ -6,6 +6,11 @@ import EdgeImaging
 /// patterns, takes them as the corners of an upright square, and warps the image so the code
 /// stands square with a quiet zone; zbar then reads the warped image.
 enum QRRectifier {
+    /// Output pixels per module of a candidate.
+    static let scale = 4.0
+    /// Modules of white around the code in a candidate.
+    static let quiet = 4.0
+
     struct Candidate {
         let image: GrayImage
         /// Maps rectified-image points back to the source image.
@@ -92,8 +97,7 @@ enum QRRectifier {
         let vx = (down.x - corner.x) / centreSpan, vy = (down.y - corner.y) / centreSpan    // one module down
         let fourth = (x: right.x + down.x - corner.x + shift.0 * ux + shift.1 * vx,
                       y: right.y + down.y - corner.y + shift.0 * uy + shift.1 * vy)
-        let scale = 4.0  // output pixels per module
-        let quiet = 4.0  // modules of white around the code
+        let scale = Self.scale, quiet = Self.quiet
         func out(_ mx: Double, _ my: Double) -> (x: Double, y: Double) { ((mx + quiet) * scale, (my + quiet) * scale) }
         let dst = [out(3.5, 3.5), out(3.5 + centreSpan, 3.5), out(3.5, 3.5 + centreSpan), out(3.5 + centreSpan, 3.5 + centreSpan)]
         let src = [(x: corner.x, y: corner.y), (x: right.x, y: right.y), (x: down.x, y: down.y), fourth]
@@ -120,5 +124,39 @@ enum QRRectifier {
         }
         return Candidate(image: rectified, toSource: toSource)
     }
-}
 
+    /// The module grid of a candidate (`warp`'s output) read as a code of `dimension` modules:
+    /// the mean of the 2x2 pixels at each module's centre, split into dark and light by the
+    /// two-means threshold of those samples. The finder centres sit 3.5 modules in from the
+    /// corners whatever the size, so another `dimension` than the one the warp estimated
+    /// stretches the grid between them (`QRModuleDecoder` then checks the version blocks).
+    static func modules(of candidate: GrayImage, dimension: Int) -> QRModuleDecoder? {
+        let warped = Int((Double(candidate.width) / scale).rounded()) - 2 * Int(quiet)
+        guard dimension >= 21, dimension <= 177, warped >= 21, candidate.width == candidate.height else { return nil }
+        let stretch = Double(warped - 7) / Double(dimension - 7)
+        var samples = [Int](repeating: 0, count: dimension * dimension)
+        let w = candidate.width, rowStride = candidate.rowStride
+        for my in 0..<dimension {
+            let py = Int(((3.5 + (Double(my) + 0.5 - 3.5) * stretch + quiet) * scale).rounded())
+            for mx in 0..<dimension {
+                let px = Int(((3.5 + (Double(mx) + 0.5 - 3.5) * stretch + quiet) * scale).rounded())
+                guard px >= 1, py >= 1, px < w, py < candidate.height else { return nil }
+                let i = py * rowStride + px
+                samples[my * dimension + mx] = Int(candidate.pixels[i]) + Int(candidate.pixels[i - 1])
+                    + Int(candidate.pixels[i - rowStride]) + Int(candidate.pixels[i - rowStride - 1])
+            }
+        }
+        var threshold = samples.reduce(0, +) / samples.count
+        for _ in 0..<8 {
+            var dark = 0, darkCount = 0, light = 0, lightCount = 0
+            for s in samples {
+                if s < threshold { dark += s; darkCount += 1 } else { light += s; lightCount += 1 }
+            }
+            guard darkCount > 0, lightCount > 0 else { return nil }
+            let next = (dark / darkCount + light / lightCount) / 2
+            if next == threshold { break }
+            threshold = next
+        }
+        return QRModuleDecoder(dimension: dimension, modules: samples.map { $0 < threshold })
+    }
+}

@@ -21,7 +21,7 @@ import Foundation
 /// or an allocation beyond its limits. `run` is called once per input; state that is expensive
 /// to build (a reader, a vault, a signing key) is built once in `prepare`.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, pnm, scan, payload, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
+    case png, jpeg, pnm, scan, qrModules = "qr-modules", payload, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
 
     /// Limits for the image targets: small enough that one input costs well under a
     /// millisecond, large enough for the seeds (50x50). Bigger claims must be refused before
@@ -34,6 +34,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg: return "JPEG loader (libjpeg-turbo behind ImageLoader, EXIF orientation)"
         case .pnm: return "PNM loader (P1-P6)"
         case .scan: return "whole scan pipeline: load, every pass, zbar, classify each read"
+        case .qrModules: return "edge's QR decoder: segments of corrected data, and grids (first byte picks the version)"
         case .payload: return "payload classifier (first byte picks the symbology)"
         case .json: return "the payload JSON parser"
         case .tzif: return "TZif zone files and the rules built from them"
@@ -64,6 +65,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             let magic = data.count >= 2 && data[0] == UInt8(ascii: "P") && (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(data[1])
             Self.load(magic ? data : Self.withSignature(Array("P5".utf8), data))
         case .scan: try Self.scan(data)
+        case .qrModules: Self.qrModules(data)
         case .payload:
             guard let first = data.first else { return }
             let symbology = Symbology.allCases[Int(first) % Symbology.allCases.count]
@@ -103,6 +105,19 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             guard let symbology = Symbology(rawValue: result.format.rawValue) else { preconditionFailure("no symbology for \(result.format)") }
             _ = FuzzState.classifier.classify(bytes: result.bytes, symbology: symbology)
         }
+    }
+
+    /// The rest of the input as a version's corrected data (every mode, count and ECI the
+    /// mutator invents), then as the bits of a module grid (format, version, codewords and
+    /// Reed-Solomon on blocks that are almost never valid).
+    static func qrModules(_ data: [UInt8]) {
+        guard let first = data.first, data.count > 1 else { return }
+        let version = Int(first) % 40 + 1
+        let rest = Array(data.dropFirst())
+        _ = QRSegments.parse(rest, version: version)
+        let n = 17 + 4 * version
+        let modules = (0..<(n * n)).map { i in rest[(i / 8) % rest.count] >> (7 - i % 8) & 1 == 1 }
+        _ = QRModuleDecoder(dimension: n, modules: modules)?.decode()
     }
 
     /// Parses a zone file and asks the rules what a station asks: the offset now and across
