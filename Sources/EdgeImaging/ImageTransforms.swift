@@ -119,14 +119,17 @@ extension ImageView {
         }
     }
 
-    /// Otsu's threshold: the gray level that best splits the histogram into two classes.
+    /// Otsu's threshold: the gray level that best splits the histogram into two classes. Levels
+    /// no pixel has split the classes equally well; the middle of such a run is returned, so a
+    /// two-tone image (a 1-bit scan: 0 and 255) is split at 128, not at 1, where a dark pixel
+    /// in a window holding a few light ones would count as light.
     public func otsuThreshold() -> Int {
         var histogram = [Int](repeating: 0, count: 256)
         forEachRow { row in for v in row { histogram[Int(v)] += 1 } }
         let total = Double(width * height)
         guard total > 0 else { return 128 }
         let sumAll = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset * $1.element) }
-        var weightBelow = 0.0, sumBelow = 0.0, best = 0.0, threshold = 128
+        var weightBelow = 0.0, sumBelow = 0.0, best = 0.0, low = 128, high = 128
         for level in 0..<256 {
             weightBelow += Double(histogram[level])
             if weightBelow == 0 { continue }
@@ -135,9 +138,16 @@ extension ImageView {
             sumBelow += Double(level * histogram[level])
             let meanBelow = sumBelow / weightBelow, meanAbove = (sumAll - sumBelow) / weightAbove
             let between = weightBelow * weightAbove * (meanBelow - meanAbove) * (meanBelow - meanAbove)
-            if between > best { best = between; threshold = level + 1 }
+            if between > best {
+                best = between
+                low = level + 1
+                high = level + 1
+            } else if between == best && histogram[level] == 0 {
+                // An empty level leaves the split unchanged: the same value, exactly.
+                high = level + 1
+            }
         }
-        return threshold
+        return (low + high) / 2
     }
 
     /// 3x3 box blur: suppresses sensor noise and halftone dots that break zbar's edge detector.

@@ -36,7 +36,7 @@ enum QRRectifier {
         for i in 0..<finders.count {
             for j in (i + 1)..<finders.count {
                 for k in (j + 1)..<finders.count {
-                    if let t = orient(finders[i], finders[j], finders[k]) { triples.append(t) }
+                    triples += orient(finders[i], finders[j], finders[k])
                 }
             }
         }
@@ -54,21 +54,30 @@ enum QRRectifier {
         return out
     }
 
-    /// Picks which finder is the corner (top-left) and orders the other two so that, read
-    /// upright, one is to its right and one below; nil when the three do not form a plausible L.
+    /// The ways to read three finders as a code's corner (top-left) and the finders to its right
+    /// and below; empty when they form no plausible L.
+    ///
+    /// The corner is opposite the longest side, the diagonal. Under strong perspective a side
+    /// can come out as long as the diagonal (qrcode-2/fix-finderpattern-order.png: 153 px
+    /// against 152), so every corner whose opposite side is within 15% of the longest is
+    /// offered, each with its own score.
     private static func orient(_ a: QRFinderLocator.Finder, _ b: QRFinderLocator.Finder, _ c: QRFinderLocator.Finder)
-        -> (score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)? {
+        -> [(score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)] {
         let modules = [a.module, b.module, c.module]
-        guard let mMin = modules.min(), let mMax = modules.max(), mMax < mMin * 2 else { return nil }
-        func d(_ p: QRFinderLocator.Finder, _ q: QRFinderLocator.Finder) -> Double {
-            ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        guard let mMin = modules.min(), let mMax = modules.max(), mMax < mMin * 2 else { return [] }
+        let options = [(a, b, c, distance(b, c)), (b, a, c, distance(a, c)), (c, a, b, distance(a, b))]
+        guard let longest = options.map(\.3).max() else { return [] }
+        return options.filter { $0.3 >= longest * 0.85 }.compactMap { option in
+            orient(corner: option.0, option.1, option.2, modules: (mMin, mMax), weakest: Double(min(a.hits, b.hits, c.hits)))
         }
-        // The corner is opposite the longest side.
-        let options = [(a, b, c, d(b, c)), (b, a, c, d(a, c)), (c, a, b, d(a, b))]
-        guard let best = options.max(by: { $0.3 < $1.3 }) else { return nil }
-        let (corner, p, q, _) = best
-        let l1 = d(corner, p), l2 = d(corner, q)
-        let module = (a.module + b.module + c.module) / 3
+    }
+
+    /// One reading of `orient`: `corner` with `p` and `q`, or nil when that is no plausible L.
+    private static func orient(corner: QRFinderLocator.Finder, _ p: QRFinderLocator.Finder, _ q: QRFinderLocator.Finder,
+                               modules: (min: Double, max: Double), weakest: Double)
+        -> (score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)? {
+        let l1 = distance(corner, p), l2 = distance(corner, q)
+        let module = (corner.module + p.module + q.module) / 3
         // At least a version-1 code apart (14 modules between centres), sides within 2:1.
         guard min(l1, l2) > module * 10, max(l1, l2) < min(l1, l2) * 2 else { return nil }
         let cosAngle = ((p.x - corner.x) * (q.x - corner.x) + (p.y - corner.y) * (q.y - corner.y)) / (l1 * l2)
@@ -78,10 +87,11 @@ enum QRRectifier {
         let (right, down) = cross > 0 ? (p, q) : (q, p)
         // Lower is better: square, equal sides, similar module sizes, and well-confirmed finders
         // (a pattern seen on one or two rows is often a false match inside the code).
-        let weakest = Double(min(a.hits, b.hits, c.hits))
-        let score = abs(cosAngle) + abs(l1 - l2) / max(l1, l2) + (mMax - mMin) / mMax + 1 / weakest
+        let score = abs(cosAngle) + abs(l1 - l2) / max(l1, l2) + (modules.max - modules.min) / modules.max + 1 / weakest
         return (score, corner, right, down)
     }
+
+    private static func distance(_ p: QRFinderLocator.Finder, _ q: QRFinderLocator.Finder) -> Double { hypot(p.x - q.x, p.y - q.y) }
 
     private static func warp(_ image: GrayImage, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder,
                              down: QRFinderLocator.Finder, shift: (Double, Double)) -> Candidate? {
@@ -102,7 +112,12 @@ enum QRRectifier {
         let dst = [out(3.5, 3.5), out(3.5 + centreSpan, 3.5), out(3.5, 3.5 + centreSpan), out(3.5 + centreSpan, 3.5 + centreSpan)]
         let src = [(x: corner.x, y: corner.y), (x: right.x, y: right.y), (x: down.x, y: down.y), fourth]
         guard let toSource = Homography(from: dst, to: src) else { return nil }
-        let size = Int((dimension + 2 * quiet) * scale)
+        return render(image, toSource: toSource, size: Int((dimension + 2 * quiet) * scale))
+    }
+
+    /// The `size` x `size` image whose pixel (x, y) is `image` at `toSource(x, y)`, bilinear;
+    /// white outside the image.
+    private static func render(_ image: GrayImage, toSource: Homography, size: Int) -> Candidate {
         var rectified = GrayImage(width: size, height: size)
         let w = image.width, h = image.height
         image.pixels.withUnsafeBufferPointer { px in

@@ -14,6 +14,29 @@ final class QRRectifierTests: XCTestCase {
         }
     }
 
+    /// Under strong perspective a side of the finder triangle can be longer than its diagonal:
+    /// the fixture (qrencode version 2, ImageMagick -distort Perspective putting the finder
+    /// centres 170, 206 and 196 px apart, corner angle 62 degrees) was read as the wrong corner
+    /// when only the longest side decided. zbar alone does not read it.
+    func testACodeWhoseSideOutgrowsItsDiagonalIsRectified() throws {
+        let image = try ImageLoader.load(path: TestImages.fixture("acute-perspective-qr.png"))
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(image), [])
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(image)
+        XCTAssertEqual(results.map(\.text), ["VERSION 2 TEST"])
+    }
+
+    /// A two-tone image (a 1-bit scan, qrencode's output) binarises to itself: Otsu's threshold
+    /// sits mid-way between the two levels. At 1 (the first level of the tie) a dark pixel whose
+    /// window held a few light ones turned light, hollowing the finder centres of bled,
+    /// quiet-zone-less scans (qrcode-2/n1086.png) until no finder triple was left.
+    func testATwoToneImageBinarisesToItself() throws {
+        let image = try XCTUnwrap(try Encoders.qrencode(["-s", "14", "-m", "0", "-l", "H"], "H15-03-34").first)
+        XCTAssertEqual(image.withView { $0.otsuThreshold() }, 128)
+        let solid = try image.withView { try $0.binarized(keepDarkAreas: true) }
+        XCTAssertEqual(solid.pixels.count, image.pixels.count)
+        XCTAssertEqual(zip(solid.pixels, image.pixels).filter { $0 != $1 }.count, 0, "pixels that changed")
+    }
+
     func testPerspectiveCodeIsReadByTheRectifyPassAndCornersMapBack() throws {
         // samples/linking-code.png under a perspective warp (ImageMagick -distort Perspective):
         // zbar alone does not find it.
