@@ -169,6 +169,7 @@ public final class BarcodeReader {
     /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
     ///   noise at full resolution breaks its edge detector), then at full size;
     /// - inversion comes early because it costs one pass and light-on-dark QR codes are common;
+    /// - a dark frame at the ends of the lines across the bars is whitened for 1D codes;
     /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
     /// - tiny images are enlarged (zbar needs several pixels per QR module);
     /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`).
@@ -207,6 +208,8 @@ public final class BarcodeReader {
         // QR was not requested).
         passes.append(ScanPass([.invert]))
         passes.append(ScanPass([.pad(10)]))
+        // A tight crop's dark frame where a 1D code's quiet zones should be (`clearBorder`).
+        if hasLinear { passes.append(ScanPass([.clearBorder])) }
         passes.append(ScanPass([.sharpen]))
         passes.append(ScanPass([.blur]))
         passes.append(ScanPass([.binarize]))

@@ -13,6 +13,9 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         case rotate(Int)
         /// White margin, in percent of the longer side (at least 8 px).
         case pad(Int)
+        /// Whiten the dark frame a tight crop left at the ends of the lines across the bars
+        /// (`ImageView.clearingDarkEnds`), so a 1D code regains its quiet zones.
+        case clearBorder
         case erode
         /// 3x3 maximum; after `erode`, an opening that clears texture inside dark modules.
         case dilate
@@ -39,6 +42,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .binarize: return "binarize"
             case .rotate(let d): return "rotate-\(d)"
             case .pad(let p): return "pad-\(p)"
+            case .clearBorder: return "clear-border"
             case .erode: return "erode"
             case .dilate: return "dilate"
             case .sharpen: return "sharpen"
@@ -134,6 +138,11 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 let margin = max(8, max(current.width, current.height) * percent / 100)
                 next = try current.withView { (v) throws(TransformError) in try v.padded(by: margin, budget: budget) }
                 map = map.after(.translate(-margin, -margin))
+            case .clearBorder:
+                let across = current.withView { ScanLines.acrossBars(in: $0) }
+                next = try current.withView { (v) throws(TransformError) in
+                    try v.clearingDarkEnds(rows: across != .columns, columns: across != .rows, budget: budget)
+                }
             case .erode:
                 next = try current.withView { (v) throws(TransformError) in try v.eroded(budget: budget) }
             case .dilate:
@@ -181,6 +190,7 @@ extension ScanPass {
             let step: Step?
             switch (word, number) {
             case ("across", nil) where part == "across-bars": step = .acrossBars
+            case ("clear", nil) where part == "clear-border": step = .clearBorder
             case ("downscale", let n?) where (2...16).contains(n): step = .downscale(n)
             case ("upscale", let n?) where (2...4).contains(n): step = .upscale(n)
             case ("rotate", let n?) where (-179...179).contains(n): step = .rotate(n)

@@ -85,6 +85,27 @@ final class BarcodeReaderTests: XCTestCase {
         }
     }
 
+    /// A tight crop that kept dark background beside an EAN-13's bars (ean13-1/n526.png is
+    /// such a photo): zbar finds no quiet zone; the clear-border pass whitens the frame.
+    func testADarkFrameBesideTheBarsIsClearedForTheQuietZones() throws {
+        var image = try Encoders.zint(["-b", "13", "--quietzones", "-d", "400638133393"])
+        let row = image.height / 2
+        let dark = (0..<image.width).filter { image.pixels[row * image.rowStride + $0] < 128 }
+        let first = try XCTUnwrap(dark.first), last = try XCTUnwrap(dark.last)
+        // Black from the edges to 4 px before the first bar and after the last.
+        for y in 0..<image.height {
+            for x in 0..<image.width where x < first - 4 || x > last + 4 { image.pixels[y * image.rowStride + x] = 0 }
+        }
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.ean13])).read(image), [])
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], timeBudget: unlimited)).read(image)
+        XCTAssertEqual(results.map(\.text), ["4006381333931"])
+        XCTAssertEqual(results.first?.pass, ScanPass([.clearBorder]))
+        // Only the frame went: every bar pixel of the cleared image is still dark.
+        let cleared = try image.withView { try $0.clearingDarkEnds(rows: true, columns: false) }
+        XCTAssertTrue(dark.allSatisfy { cleared.pixels[row * cleared.rowStride + $0] < 128 })
+        XCTAssertTrue((0..<(first - 4)).allSatisfy { cleared.pixels[row * cleared.rowStride + $0] == 255 })
+    }
+
     func testQRPointsAreTheFourCorners() throws {
         let result = try XCTUnwrap(try BarcodeReader().read(TestImages.sample("linking-code.png")).first)
         XCTAssertEqual(result.points.count, 4)

@@ -4,13 +4,13 @@ import XCTest
 
 final class ScanPassTests: XCTestCase {
     func testNamesRoundTrip() throws {
-        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars"] {
+        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars", "clear-border", "clear-border+pad-10"] {
             XCTAssertEqual(try ScanPass(parsing: name).description, name)
         }
     }
 
     func testUnknownOrOutOfRangePassesAreRefused() {
-        for bad in ["", "wobble", "upscale-9", "rotate", "pad-99", "invert-2", "plain+invert+", "across", "across-bar", "across-bars-2"] {
+        for bad in ["", "wobble", "upscale-9", "rotate", "pad-99", "invert-2", "plain+invert+", "across", "across-bar", "across-bars-2", "clear", "clear-borders"] {
             XCTAssertThrowsError(try ScanPass(parsing: bad), bad) { error in
                 XCTAssertEqual((error as? ScanError)?.code, .unknownPass, bad)
             }
