@@ -49,21 +49,22 @@ extension ImageView {
                 for x in 0..<w { dst[d + x] = pixels[s + x] }
                 try meter.advance(by: w)
             }
+            // Whitens the dark run at each end of the line of `count` pixels from `start`, `step` apart.
+            func clearEnds(start: Int, step: Int, count: Int) {
+                var i = 0
+                while i < count && dst[start + i * step] < threshold { dst[start + i * step] = 255; i += 1 }
+                i = count - 1
+                while i >= 0 && dst[start + i * step] < threshold { dst[start + i * step] = 255; i -= 1 }
+            }
             if rows {
                 for y in 0..<h {
-                    var x = 0
-                    while x < w && dst[y * w + x] < threshold { dst[y * w + x] = 255; x += 1 }
-                    x = w - 1
-                    while x >= 0 && dst[y * w + x] < threshold { dst[y * w + x] = 255; x -= 1 }
+                    clearEnds(start: y * w, step: 1, count: w)
                     try meter.advance(by: w)
                 }
             }
             if columns {
                 for x in 0..<w {
-                    var y = 0
-                    while y < h && dst[y * w + x] < threshold { dst[y * w + x] = 255; y += 1 }
-                    y = h - 1
-                    while y >= 0 && dst[y * w + x] < threshold { dst[y * w + x] = 255; y -= 1 }
+                    clearEnds(start: x, step: w, count: h)
                     try meter.advance(by: h)
                 }
             }

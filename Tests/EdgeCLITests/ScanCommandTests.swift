@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -218,13 +219,9 @@ final class ScanCommandTests: XCTestCase {
     /// the symbol characters in `raw_text`; --code39-full-ascii and edge.json's `scanning`
     /// section choose the rule.
     func testCode39FullASCIIIsDecodedAndTheRawTextKept() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else { return XCTFail("zint is not installed (apt-get install zint)") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-c39-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let image = dir.appendingPathComponent("c39.png").path
-        let zint = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "9", "--quietzones", "--notext", "-o", image, "-d", "12ab"])
-        XCTAssertEqual(zint.status, 0, zint.stderr)
+        let temporary = try TemporaryDirectory(prefix: "edge-c39")
+        let dir = URL(fileURLWithPath: temporary.path)
+        let image = try zint(["-b", "9", "-d", "12ab"], into: temporary, name: "c39.png")
 
         let auto = try EdgeProcess.run(["scan", "--json", "--image", image])
         XCTAssertEqual(auto.status, 0, auto.stderr)
@@ -247,9 +244,8 @@ final class ScanCommandTests: XCTestCase {
 
         // The optional mod-43 check character (SCN-5): kept as data by default, verified and
         // stripped when required, and a label without one is then not a valid read.
-        let checked = dir.appendingPathComponent("checked.png").path, unchecked = dir.appendingPathComponent("unchecked.png").path
-        XCTAssertEqual(try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "8", "--vers=1", "--quietzones", "--notext", "-o", checked, "-d", "ABC"]).status, 0)
-        XCTAssertEqual(try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "8", "--quietzones", "--notext", "-o", unchecked, "-d", "ABC"]).status, 0)
+        let checked = try zint(["-b", "8", "--vers=1", "-d", "ABC"], into: temporary, name: "checked.png")
+        let unchecked = try zint(["-b", "8", "-d", "ABC"], into: temporary, name: "unchecked.png")
         XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--image", checked])).first?["text"] as? String, "ABCX")
         XCTAssertEqual(try objects(try EdgeProcess.run(["scan", "--json", "--code39-check-digit", "required", "--image", checked])).first?["text"] as? String, "ABC")
         XCTAssertEqual(try EdgeProcess.run(["scan", "--code39-check-digit", "required", "--image", unchecked]).status, 1)
@@ -258,13 +254,9 @@ final class ScanCommandTests: XCTestCase {
     /// Code 32 (issue #15): off by default (the Code 39 characters), read as the medicine number
     /// with `--symbology` or edge.json's `scanning.symbologies`, the characters in `raw_text`.
     func testCode32IsReadWhenTheStationAsksForIt() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else { return XCTFail("zint is not installed (apt-get install zint)") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-c32-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let image = dir.appendingPathComponent("c32.png").path
-        let zint = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), ["-b", "129", "--quietzones", "--notext", "-o", image, "-d", "12345678"])
-        XCTAssertEqual(zint.status, 0, zint.stderr)
+        let temporary = try TemporaryDirectory(prefix: "edge-c32")
+        let dir = URL(fileURLWithPath: temporary.path)
+        let image = try zint(["-b", "129", "-d", "12345678"], into: temporary, name: "c32.png")
 
         let standard = try objects(try EdgeProcess.run(["scan", "--json", "--image", image]))
         XCTAssertEqual(standard.first?["symbology"] as? String, "code39")
@@ -292,5 +284,18 @@ final class ScanCommandTests: XCTestCase {
         let refused = try EdgeProcess.run(["scan", "--config", config.path, "--image", image])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.stderr.contains("scanning.symbologies"), refused.stderr)
+    }
+
+    /// A symbol zint draws (with quiet zones, without text) into `directory`; the test fails,
+    /// never skips, without zint, which .ci/install-deps installs.
+    private func zint(_ arguments: [String], into directory: TemporaryDirectory, name: String) throws -> String {
+        let path = directory.path + "/" + name
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else {
+            XCTFail("zint is not installed (apt-get install zint)")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let run = try EdgeProcess.run(executable: URL(fileURLWithPath: "/usr/bin/zint"), arguments + ["--quietzones", "--notext", "-o", path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return path
     }
 }
