@@ -125,7 +125,14 @@ public final class BarcodeReader {
             }.filter { trustLinear || !$0.format.isLinear })
             if !results.isEmpty { return results }
             if !rectified.isEmpty && options.formats.contains(.qr) {
-                let finished = Self.resolveConflicts(rectified.compactMap { moduleRead($0.image, map: $0.map, pass: pass) })
+                var finished: [ScanResult] = []
+                for candidate in rectified {
+                    // Each grid costs up to 3 x 177 x 177 samples and the Reed-Solomon blocks: the
+                    // hard time limit holds here too.
+                    guard (try? budget.checkTime(for: "rectify: reading modules")) != nil else { break }
+                    if let read = moduleRead(candidate.image, map: candidate.map, pass: pass) { finished.append(read) }
+                }
+                finished = Self.resolveConflicts(finished)
                 if !finished.isEmpty { return finished }
             }
             if pass.steps.first == .regions { regionsReadNothing = true }
