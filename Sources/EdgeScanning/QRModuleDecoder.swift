@@ -5,9 +5,9 @@
 /// the modules: format and version information, the data mask, the codewords, Reed-Solomon
 /// correction per block and the segments (ISO/IEC 18004 §7-8, written from the standard).
 ///
-/// A grid read wrongly can never come out as a wrong text: every block must pass Reed-Solomon
-/// with its syndromes recomputed, and the small codes whose standard reserves codewords for
-/// misdecode detection correct only what the rest allows.
+/// A grid read wrongly gives no text rather than a wrong one, as far as Reed-Solomon can tell:
+/// every block must pass with its syndromes recomputed after correction, and the small codes
+/// whose standard reserves codewords for misdecode detection correct only what the rest allows.
 struct QRModuleDecoder {
     /// What a code carried.
     struct Content: Equatable {
