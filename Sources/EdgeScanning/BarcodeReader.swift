@@ -252,7 +252,7 @@ public final class BarcodeReader {
     /// of error in that spacing is a version off, the neighbouring sizes too (the version blocks
     /// must then agree).
     private func moduleRead(_ image: GrayImage, map: PointMap, pass: ScanPass) -> ScanResult? {
-        let estimated = Int((Double(image.width) / QRRectifier.scale).rounded()) - 2 * Int(QRRectifier.quiet)
+        let estimated = QRRectifier.estimatedDimension(of: image)
         for dimension in estimated >= 45 ? [estimated, estimated - 4, estimated + 4] : [estimated] {
             guard let content = QRRectifier.modules(of: image, dimension: dimension)?.decode() else { continue }
             let near = Int(QRRectifier.quiet * QRRectifier.scale), far = image.width - near

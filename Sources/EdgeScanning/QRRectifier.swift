@@ -140,13 +140,18 @@ enum QRRectifier {
         return Candidate(image: rectified, toSource: toSource)
     }
 
+    /// The modules across a candidate's code as `warp` estimated them from the finder spacing.
+    static func estimatedDimension(of candidate: GrayImage) -> Int {
+        Int((Double(candidate.width) / scale).rounded()) - 2 * Int(quiet)
+    }
+
     /// The module grid of a candidate (`warp`'s output) read as a code of `dimension` modules:
     /// the mean of the 2x2 pixels at each module's centre, split into dark and light by the
     /// two-means threshold of those samples. The finder centres sit 3.5 modules in from the
     /// corners whatever the size, so another `dimension` than the one the warp estimated
     /// stretches the grid between them (`QRModuleDecoder` then checks the version blocks).
     static func modules(of candidate: GrayImage, dimension: Int) -> QRModuleDecoder? {
-        let warped = Int((Double(candidate.width) / scale).rounded()) - 2 * Int(quiet)
+        let warped = estimatedDimension(of: candidate)
         guard dimension >= 21, dimension <= 177, warped >= 21, candidate.width == candidate.height else { return nil }
         let stretch = Double(warped - 7) / Double(dimension - 7)
         var samples = [Int](repeating: 0, count: dimension * dimension)
