@@ -123,7 +123,9 @@ public final class BarcodeReader {
             let results = Self.resolveConflicts(scans.flatMap { scan in
                 scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
             }.filter { trustLinear || !$0.format.isLinear })
-            if !results.isEmpty { return results }
+            if !results.isEmpty {
+                return Self.resolveConflicts(results + (try nestedQR(in: view, around: results, pass: pass, zbar: zbar, budget: budget)))
+            }
             if !rectified.isEmpty && options.formats.contains(.qr) {
                 var finished: [ScanResult] = []
                 for candidate in rectified {
@@ -261,6 +263,53 @@ public final class BarcodeReader {
                               orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend)
         }
         return nil
+    }
+
+    /// QR codes printed inside a QR code just read (a "double QR": the outer code's error
+    /// correction covers an inner code printed over its middle at a fraction of its module size).
+    /// zbar does try the finder patterns it finds inside a code it decoded, but only in the image
+    /// it was given, where the inner modules are often too small for it: qrcode-2/16.png has
+    /// 2.6 px modules inside 8.6 px ones, and zbar reads the inner code only enlarged.
+    ///
+    /// So when at least a fifth of the runs in the middle half of a read QR code's box are at
+    /// most half as wide as the box's narrow run (`ModuleEstimate`), and that is 4 px or more,
+    /// the box is read again enlarged. Measured on the QR reads of the development photos: 0.06
+    /// to 0.15 of such runs on the plain codes whose narrow run is 4 px or more (0.21 on two with
+    /// 2-3 px runs, where the noise is a pixel wide), 0.34 on the double one, 0.24-0.27 on
+    /// synthetic ones. Every QR read pays for the two estimates (every eighth line of its box);
+    /// only an open gate pays for the enlarged read, which the reader's pixel and time limits
+    /// bound like any pass. Inner codes are reported with the pass that read the outer one.
+    private func nestedQR(in view: ImageView, around outer: [ScanResult], pass: ScanPass, zbar: ZbarScanner,
+                          budget: WorkBudget) throws(ScanError) -> [ScanResult] {
+        var found: [ScanResult] = []
+        for code in outer where code.format == .qr {
+            guard let minX = code.points.map(\.x).min(), let maxX = code.points.map(\.x).max(),
+                  let minY = code.points.map(\.y).min(), let maxY = code.points.map(\.y).max() else { continue }
+            let left = max(0, minX), top = max(0, minY), right = min(view.width, maxX), bottom = min(view.height, maxY)
+            let width = right - left, height = bottom - top
+            // An inner code with its quiet zone spans 25 modules or more, over the middle of the
+            // outer code: below 64 px it would have modules under a pixel.
+            guard min(width, height) >= 64 else { continue }
+            let box = view.cropped(x: left, y: top, width: width, height: height)
+            guard let factor = box.withView({ Self.innerCodeEnlargement(of: $0) }),
+                  (try? budget.checkTime(for: "reading inside a QR code")) != nil,
+                  let enlarged = try? box.withView({ (v) throws(TransformError) in try v.upscaled(by: factor, budget: budget) }) else { continue }
+            zbar.setDensity(Int32(options.scanDensity), lines: .both)
+            let map = PointMap.identity.after(.translate(left, top)).after(.scale(1 / Double(factor)))
+            found += try zbar.scan(enlarged).compactMap { result(from: $0, pass: pass, map: map) }.filter { $0.format == .qr }
+        }
+        return found
+    }
+
+    /// The enlargement at which to read a QR code's box (2-4, to about 4 px per run of its
+    /// middle) when its middle may hold an inner code (`nestedQR`), else nil.
+    static func innerCodeEnlargement(of box: ImageView) -> Int? {
+        let middle = box.cropped(x: box.width / 4, y: box.height / 4, width: box.width - box.width / 2, height: box.height - box.height / 2)
+        guard let whole = ModuleEstimate.narrowRun(in: box), whole >= 4,
+              let runs = middle.withView({ ModuleEstimate.runLengths(in: $0) }),
+              5 * runs[1...(whole / 2)].reduce(0, +) >= runs.reduce(0, +) else { return nil }
+        let fine = max(1, ModuleEstimate.firstQuartile(runs))
+        return min(4, max(2, (4 + fine - 1) / fine))
     }
 
     /// zbar drops Code 128's FNC4, so characters above 0x7F lose their high bit; each Code 128

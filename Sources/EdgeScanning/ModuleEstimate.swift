@@ -14,9 +14,15 @@ enum ModuleEstimate {
     /// Runs longer than this are counted as this long: only the quartile's side of it matters.
     static let longestCounted = 64
 
-    /// The first quartile of the run lengths in pixels, or nil with fewer than 20 runs. Reads a
-    /// quarter of the pixels and keeps one fixed-size histogram and one line buffer.
+    /// The first quartile of the run lengths in pixels, or nil with fewer than 20 runs.
     static func narrowRun(in view: ImageView) -> Int? {
+        runLengths(in: view).map(firstQuartile)
+    }
+
+    /// How many runs of each length (the index, in pixels; the last counts every longer run)
+    /// cross the contrasted lines, or nil with fewer than 20 runs. Reads a quarter of the pixels
+    /// and keeps one fixed-size histogram and one line buffer.
+    static func runLengths(in view: ImageView) -> [Int]? {
         var histogram = [Int](repeating: 0, count: longestCounted + 1)
         let w = view.width, h = view.height, stride = view.rowStride
         var line = [UInt8](repeating: 0, count: max(w, h))
@@ -29,8 +35,11 @@ enum ModuleEstimate {
             for y in 0..<h { line[y] = view.pixels[y * stride + x] }
             count(line[..<h], runs: &runs, into: &histogram)
         }
+        return histogram.reduce(0, +) >= 20 ? histogram : nil
+    }
+
+    static func firstQuartile(_ histogram: [Int]) -> Int {
         let total = histogram.reduce(0, +)
-        guard total >= 20 else { return nil }
         var seen = 0
         for (length, n) in histogram.enumerated() {
             seen += n

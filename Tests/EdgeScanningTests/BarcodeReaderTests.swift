@@ -210,6 +210,40 @@ final class BarcodeReaderTests: XCTestCase {
         }
     }
 
+    func testAQRCodePrintedInsideAQRCodeIsReadToo() throws {
+        // A "double QR" like qrcode-2/16.png of the development photos: an inner code printed over
+        // the middle of a level-H outer code at 3/8 of its module size, the whole shrunk by 2
+        // (inner modules 1.5 px). zbar reads the outer code and, at this size, not the inner one.
+        let outerText = "https://example.com/edge/outer-code", innerText = "PO-2026-00042"
+        var double = try XCTUnwrap(Encoders.qrencode(["-l", "H", "-s", "8", "-m", "4"], outerText).first)
+        let inner = try XCTUnwrap(Encoders.qrencode(["-s", "3", "-m", "2"], innerText).first)
+        let at = (double.width - inner.width) / 2
+        for y in 0..<inner.height {
+            for x in 0..<inner.width { double.pixels[(at + y) * double.rowStride + at + x] = inner.pixels[y * inner.rowStride + x] }
+        }
+        let image = try double.withView { try $0.downscaled(by: 2) }
+        let zbarAlone = try ZbarScanner(formats: [.qr], addOns: false).scan(image).map { String(decoding: $0.data, as: UTF8.self) }
+        XCTAssertEqual(zbarAlone, [outerText])
+
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], timeBudget: unlimited)).read(image)
+        XCTAssertEqual(results.map(\.text), [outerText, innerText])
+        // The inner code is reported where it is, in the image's own coordinates.
+        let low = at / 2 - 2, high = (at + inner.width) / 2 + 2
+        for point in results.last?.points ?? [] {
+            XCTAssert((low...high).contains(point.x) && (low...high).contains(point.y), "\(point) outside \(low)...\(high)")
+        }
+        // The code's own box opens the enlarged read; plain codes of every module size from 3 px
+        // do not (1 and 2 px modules cannot hold a readable inner code and are never tried).
+        let outerBox = try XCTUnwrap(results.first?.points)
+        let x0 = outerBox.map(\.x).min() ?? 0, y0 = outerBox.map(\.y).min() ?? 0
+        let box = image.withView { $0.cropped(x: x0, y: y0, width: (outerBox.map(\.x).max() ?? 0) - x0, height: (outerBox.map(\.y).max() ?? 0) - y0) }
+        XCTAssertNotNil(box.withView { BarcodeReader.innerCodeEnlargement(of: $0) })
+        for size in 3...10 {
+            let plain = try XCTUnwrap(Encoders.qrencode(["-l", "H", "-s", "\(size)", "-m", "0"], outerText).first)
+            XCTAssertNil(plain.withView { BarcodeReader.innerCodeEnlargement(of: $0) }, "\(size) px modules")
+        }
+    }
+
     func testConflictingReadsOfOneBarcodeKeepTheBetterSupported() {
         func r(_ text: String, _ q: Int, y: Int) -> ScanResult {
             ScanResult(format: .ean13, text: text, bytes: Array(text.utf8), encoding: "ascii",
