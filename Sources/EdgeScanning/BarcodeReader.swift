@@ -76,7 +76,14 @@ public final class BarcodeReader {
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             var rectified: [(image: GrayImage, map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
-            if !pass.transformsImage {
+            if pass.steps.contains(.eanLines) {
+                guard options.formats.contains(.ean13) else { continue }
+                do throws(TransformError) {
+                    scans.append((try EAN13LineReader.read(view, budget: budget), .identity))
+                } catch {
+                    break passLoop  // only `.outOfTime`: the hard time limit
+                }
+            } else if !pass.transformsImage {
                 let lines = pass.lines(for: view)
                 // An across-bars pass that cannot narrow the lines would repeat the plain pass.
                 if lines == .both && pass.steps == [.acrossBars] { continue }
@@ -181,7 +188,8 @@ public final class BarcodeReader {
     /// - a dark frame at the ends of the lines across the bars is whitened for 1D codes;
     /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
     /// - tiny images are enlarged (zbar needs several pixels per QR module);
-    /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`).
+    /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`);
+    /// - EAN-13 bars that zbar gives up on are read by edge's own line reader (`EAN13LineReader`).
     public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>, narrowRun: Int? = nil) -> [ScanPass] {
         let longSide = max(width, height)
         let hasQR = formats.contains(.qr)
@@ -238,6 +246,9 @@ public final class BarcodeReader {
             passes.append(ScanPass([.erode, .dilate]))
             passes.append(ScanPass([.rectify]))
         }
+        // edge's own EAN-13 reader, for bars zbar's decoder gives up on (curved, jagged): a few
+        // milliseconds over every second line, before the rotations (`EAN13LineReader`).
+        if formats.contains(.ean13) { passes.append(ScanPass([.eanLines])) }
         if hasLinear {
             let pre: [ScanPass.Step] = longSide > 1200 ? [.downscale(max(2, shrink))] : []
             for angle in [45, 30, 60, 15, 75] {

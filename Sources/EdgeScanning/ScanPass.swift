@@ -31,6 +31,9 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         /// the image's strong edges are upright, columns when they lie down, else both. Half the
         /// cost when it narrows; a pass of this step alone is skipped when it cannot.
         case acrossBars
+        /// Not zbar: edge's own EAN-13 reader along every second row and column
+        /// (`EAN13LineReader`), for bars zbar's decoder gives up on.
+        case eanLines
 
         public var description: String {
             switch self {
@@ -50,6 +53,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .sparse: return "sparse"
             case .regions: return "regions"
             case .acrossBars: return "across-bars"
+            case .eanLines: return "ean-lines"
             }
         }
     }
@@ -62,9 +66,9 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { steps.isEmpty ? "plain" : steps.map(\.description).joined(separator: "+") }
 
-    /// Whether the pass changes the image (it then needs an owned copy); `sparse` and
-    /// `acrossBars` only change how it is scanned.
-    var transformsImage: Bool { steps.contains { $0 != .sparse && $0 != .acrossBars } }
+    /// Whether the pass changes the image (it then needs an owned copy); `sparse`, `acrossBars`
+    /// and `eanLines` only change how it is scanned.
+    var transformsImage: Bool { steps.contains { $0 != .sparse && $0 != .acrossBars && $0 != .eanLines } }
 
     /// The scan lines for `view`, the image this pass made (or the caller's, for a pass that
     /// changes no pixels).
@@ -167,7 +171,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 let (rotated, geometry) = try current.withView { (v) throws(TransformError) in try v.rotated(degrees: Double(d), budget: budget) }
                 next = rotated
                 map = map.after(.rotation(geometry))
-            case .sparse, .acrossBars:
+            case .sparse, .acrossBars, .eanLines:
                 // Ways of scanning, not of changing the image (see `scanDensity`, `lines(for:)`).
                 continue
             }
@@ -191,6 +195,7 @@ extension ScanPass {
             switch (word, number) {
             case ("across", nil) where part == "across-bars": step = .acrossBars
             case ("clear", nil) where part == "clear-border": step = .clearBorder
+            case ("ean", nil) where part == "ean-lines": step = .eanLines
             case ("downscale", let n?) where (2...16).contains(n): step = .downscale(n)
             case ("upscale", let n?) where (2...4).contains(n): step = .upscale(n)
             case ("rotate", let n?) where (-179...179).contains(n): step = .rotate(n)

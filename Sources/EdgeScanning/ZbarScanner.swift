@@ -1,7 +1,7 @@
 import CZbar
 import EdgeImaging
 
-/// One symbol as zbar returned it, before edge decodes text or maps points back.
+/// One symbol as zbar (or `EAN13LineReader`) returned it, before edge decodes text or maps points back.
 struct ZbarSymbol {
     var type: zbar_symbol_type_t
     var data: [UInt8]
