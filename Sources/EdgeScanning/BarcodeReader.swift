@@ -143,6 +143,7 @@ public final class BarcodeReader {
                 }
                 finished = Self.resolveConflicts(finished)
                 if !finished.isEmpty { return finished }
+                if let read = bentRead(view, candidates: rectified, pass: pass, budget: budget) { return [read] }
             }
             if pass.steps.first == .regions { regionsReadNothing = true }
         }
@@ -321,6 +322,43 @@ public final class BarcodeReader {
               5 * runs[1...(whole / 2)].reduce(0, +) >= runs.reduce(0, +) else { return nil }
         let fine = max(1, ModuleEstimate.firstQuartile(runs))
         return min(4, max(2, (4 + fine - 1) / fine))
+    }
+
+    /// A large QR code on a bent surface, which no warp of the rectifier stands flat: sampled
+    /// along its alignment patterns (`QRGridSampler`) from the finder centres of each candidate,
+    /// once per finder triple (the candidates of one triple differ only in their fourth corner).
+    /// The finder spacing gives the size to a version or two on a bent code (qrcode-2/high-res-1.jpg:
+    /// estimated 145 modules, 153 by its version information), so the sizes up to 8 modules
+    /// either side are tried, the estimate first; a wrong size finds too few alignment patterns
+    /// to be sampled at all, and `QRModuleDecoder` checks the version information.
+    private func bentRead(_ view: ImageView, candidates: [(image: GrayImage, map: PointMap)], pass: ScanPass,
+                          budget: WorkBudget) -> ScanResult? {
+        var tried: [[Int]] = []
+        for candidate in candidates {
+            let estimated = QRRectifier.estimatedDimension(of: candidate.image)
+            // From version 7 (45 modules) a code has an alignment grid to follow.
+            guard estimated >= 41 else { continue }
+            func source(_ mx: Double, _ my: Double) -> (x: Double, y: Double) {
+                candidate.map.point((mx + QRRectifier.quiet) * QRRectifier.scale, (my + QRRectifier.quiet) * QRRectifier.scale)
+            }
+            let far = Double(estimated) - 3.5
+            let corner = source(3.5, 3.5), right = source(far, 3.5), down = source(3.5, far)
+            let key = [corner.x, corner.y, right.x, right.y, down.x, down.y].map { Int($0.rounded()) }
+            if tried.contains(key) { continue }
+            tried.append(key)
+            for dimension in [estimated, estimated + 4, estimated - 4, estimated + 8, estimated - 8] where dimension >= 45 && dimension <= 177 {
+                guard (try? budget.checkTime(for: "rectify: following alignment patterns")) != nil else { return nil }
+                let sampler = QRGridSampler(view: view, corner: corner, right: right, down: down, dimension: dimension)
+                guard let (grid, nodes) = sampler.modules(budget: budget), let content = grid.decode() else { continue }
+                let d = Double(dimension)
+                let corners = [(0.0, 0.0), (0, d), (d, d), (d, 0)].map { nodes.position($0.0, $0.1) }
+                guard corners.allSatisfy({ abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
+                let points = corners.map { ScanPoint(x: Int($0.x.rounded()), y: Int($0.y.rounded())) }
+                return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
+                                  orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend)
+            }
+        }
+        return nil
     }
 
     /// zbar drops Code 128's FNC4, so characters above 0x7F lose their high bit; each Code 128

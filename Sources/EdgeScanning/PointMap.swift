@@ -23,7 +23,13 @@ struct PointMap: Sendable {
     func appending(_ later: PointMap) -> PointMap { PointMap(pieces: pieces + later.pieces) }
 
     func callAsFunction(_ x: Int, _ y: Int) -> ScanPoint {
-        var px = Double(x), py = Double(y)
+        let p = point(Double(x), Double(y))
+        return ScanPoint(x: Int(p.x.rounded()), y: Int(p.y.rounded()))
+    }
+
+    /// The source position of (x, y), unrounded.
+    func point(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        var px = x, py = y
         for piece in pieces.reversed() {
             switch piece {
             case .scale(let f):
@@ -36,6 +42,6 @@ struct PointMap: Sendable {
                 (px, py) = g.sourcePoint(x: px, y: py)
             }
         }
-        return ScanPoint(x: Int(px.rounded()), y: Int(py.rounded()))
+        return (px, py)
     }
 }

@@ -102,7 +102,11 @@ struct QRModuleDecoder {
     // MARK: - Codewords
 
     /// Alignment pattern centre coordinates for this version (ISO/IEC 18004 Annex E, by its rule).
-    var alignmentCentres: [Int] {
+    var alignmentCentres: [Int] { Self.alignmentCentres(dimension: dimension) }
+
+    /// Alignment pattern centre coordinates of a code `dimension` modules across.
+    static func alignmentCentres(dimension: Int) -> [Int] {
+        let version = (dimension - 17) / 4
         guard version >= 2 else { return [] }
         let count = version / 7 + 2
         let step = version == 32 ? 26 : (version * 4 + count * 2 + 1) / (count * 2 - 2) * 2
