@@ -71,20 +71,8 @@ extension ImageView {
         return out
     }
 
-    /// Crops a rectangle (clamped to the image, so never larger than it). Coordinates are
-    /// clamped with saturating arithmetic: `x + cw` of hostile values must not trap.
+    /// Copies a rectangle (clamped to the image as `region` clamps it).
     public func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayImage {
-        let x0 = max(0, min(width, x)), y0 = max(0, min(height, y))
-        let xEnd = x.addingReportingOverflow(cw), yEnd = y.addingReportingOverflow(ch)
-        let x1 = max(x0, min(width, xEnd.overflow ? (cw > 0 ? width : 0) : xEnd.partialValue))
-        let y1 = max(y0, min(height, yEnd.overflow ? (ch > 0 ? height : 0) : yEnd.partialValue))
-        let w = x1 - x0, h = y1 - y0
-        var out = GrayImage(width: w, height: h)
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            for yy in 0..<h {
-                for xx in 0..<w { dst[yy * w + xx] = pixels[(y0 + yy) * rowStride + x0 + xx] }
-            }
-        }
-        return out
+        region(x: x, y: y, width: cw, height: ch).copy()
     }
 }

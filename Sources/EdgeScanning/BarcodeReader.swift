@@ -302,10 +302,10 @@ public final class BarcodeReader {
             // An inner code with its quiet zone spans 25 modules or more, over the middle of the
             // outer code: below 64 px it would have modules under a pixel.
             guard min(width, height) >= 64 else { continue }
-            let box = view.cropped(x: left, y: top, width: width, height: height)
-            guard let factor = box.withView({ Self.innerCodeEnlargement(of: $0) }),
+            let box = view.region(x: left, y: top, width: width, height: height)
+            guard let factor = Self.innerCodeEnlargement(of: box),
                   (try? budget.checkTime(for: "reading inside a QR code")) != nil,
-                  let enlarged = try? box.withView({ (v) throws(TransformError) in try v.upscaled(by: factor, budget: budget) }) else { continue }
+                  let enlarged = try? box.upscaled(by: factor, budget: budget) else { continue }
             zbar.setDensity(Int32(options.scanDensity), lines: .both)
             let map = PointMap.identity.after(.translate(left, top)).after(.scale(1 / Double(factor)))
             found += try zbar.scan(enlarged).compactMap { result(from: $0, pass: pass, map: map) }.filter { $0.format == .qr }
@@ -316,9 +316,9 @@ public final class BarcodeReader {
     /// The enlargement at which to read a QR code's box (2-4, to about 4 px per run of its
     /// middle) when its middle may hold an inner code (`nestedQR`), else nil.
     static func innerCodeEnlargement(of box: ImageView) -> Int? {
-        let middle = box.cropped(x: box.width / 4, y: box.height / 4, width: box.width - box.width / 2, height: box.height - box.height / 2)
+        let middle = box.region(x: box.width / 4, y: box.height / 4, width: box.width - box.width / 2, height: box.height - box.height / 2)
         guard let whole = ModuleEstimate.narrowRun(in: box), whole >= 4,
-              let runs = middle.withView({ ModuleEstimate.runLengths(in: $0) }),
+              let runs = ModuleEstimate.runLengths(in: middle),
               5 * runs[1...(whole / 2)].reduce(0, +) >= runs.reduce(0, +) else { return nil }
         let fine = max(1, ModuleEstimate.firstQuartile(runs))
         return min(4, max(2, (4 + fine - 1) / fine))

@@ -183,6 +183,15 @@ import Testing
             #expect(v.cropped(x: 5, y: 5, width: Int.max, height: Int.max).pixelCount == 25)
             #expect(v.cropped(x: Int.min, y: Int.min, width: Int.max, height: Int.max).pixelCount == 0)
             #expect(v.cropped(x: -5, y: -5, width: 10, height: 10).pixelCount == 25)
+            // The view of a region (no copy) clamps the same way and shows the same pixels.
+            #expect(v.region(x: Int.max, y: 0, width: Int.max, height: 3).width == 0)
+            #expect(v.region(x: -5, y: -5, width: 10, height: 10).copy() == v.cropped(x: -5, y: -5, width: 10, height: 10))
+        }
+        let ramp = GrayImage(width: 10, height: 10, pixels: (0..<100).map { UInt8($0) })
+        ramp.withView { v in
+            let part = v.region(x: 3, y: 4, width: 5, height: 2)
+            #expect(part.width == 5 && part.height == 2 && part.rowStride == 10)
+            #expect(part.copy().pixels == [43, 44, 45, 46, 47, 53, 54, 55, 56, 57])
         }
     }
 }
