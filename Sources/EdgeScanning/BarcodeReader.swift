@@ -76,19 +76,21 @@ public final class BarcodeReader {
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             var rectified: [(image: GrayImage, map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
-            if pass.steps.contains(.eanLines) {
-                guard options.formats.contains(.ean13) else { continue }
-                do throws(TransformError) {
-                    scans.append((try EAN13LineReader.read(view, budget: budget), .identity))
-                } catch {
-                    break passLoop  // only `.outOfTime`: the hard time limit
-                }
-            } else if !pass.transformsImage {
+            // The scan that ends a pass: zbar's, or edge's own EAN-13 line reader for `ean-lines`
+            // (nil once the hard time limit has passed).
+            let ownEAN = pass.steps.contains(.eanLines)
+            if ownEAN && !options.formats.contains(.ean13) { continue }
+            func scan(_ image: ImageView, lines: ScanLines) throws(ScanError) -> [ZbarSymbol]? {
+                if ownEAN { return try? EAN13LineReader.read(image, budget: budget) }
+                zbar.setDensity(density, lines: lines)
+                return restoringFNC4(try zbar.scan(image), in: image)
+            }
+            if !pass.transformsImage {
                 let lines = pass.lines(for: view)
                 // An across-bars pass that cannot narrow the lines would repeat the plain pass.
                 if lines == .both && pass.steps == [.acrossBars] { continue }
-                zbar.setDensity(density, lines: lines)
-                scans.append((restoringFNC4(try zbar.scan(view), in: view), .identity))
+                guard let symbols = try scan(view, lines: lines) else { break passLoop }
+                scans.append((symbols, .identity))
             } else {
                 let images: [(image: GrayImage, map: PointMap, lines: ScanLines)]
                 do throws(TransformError) {
@@ -118,9 +120,8 @@ public final class BarcodeReader {
                 }
                 if pass.steps.last == .rectify { rectified = images.map { ($0.image, $0.map) } }
                 for (image, map, lines) in images {
-                    zbar.setDensity(density, lines: lines)
-                    let symbols = try zbar.scan(image)
-                    scans.append((image.withView { restoringFNC4(symbols, in: $0) }, map))
+                    guard let symbols = try image.withView({ (v) throws(ScanError) in try scan(v, lines: lines) }) else { break passLoop }
+                    scans.append((symbols, map))
                 }
             }
             // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development

@@ -1,7 +1,8 @@
 import EdgeImaging
 
-/// One attempt at an image: a chain of image steps followed by a zbar scan (SCN-4). Its name,
-/// e.g. `plain`, `invert`, `downscale-2+rotate-30`, is reported with every code it finds.
+/// One attempt at an image: a chain of image steps followed by a scan (SCN-4), zbar's or, for
+/// `ean-lines`, edge's own EAN-13 line reader. Its name, e.g. `plain`, `invert`,
+/// `downscale-2+rotate-30`, is reported with every code it finds.
 public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     public enum Step: Sendable, Hashable, CustomStringConvertible {
         case downscale(Int)

@@ -49,6 +49,17 @@ final class EAN13LineReaderTests: XCTestCase {
         XCTAssertGreaterThan(xs.max() ?? 0, image.width * 3 / 4)
     }
 
+    func testTheReaderEndsAPassAfterItsImageSteps() throws {
+        // `invert+ean-lines`: the steps first, then edge's reader instead of zbar.
+        let light = try drifting(try zintEAN(), k: 0.5).withView { try $0.inverted() }
+        let pass = try ScanPass(parsing: "invert+ean-lines")
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], passes: [ScanPass([.eanLines]), pass])).read(light)
+        XCTAssertEqual(results.map(\.text), [gtin])
+        XCTAssertEqual(results.first?.pass, pass)
+        XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.qr, .code128], passes: [ScanPass([.eanLines])])).read(light), [],
+                       "without EAN-13 the pass is skipped")
+    }
+
     func testEveryOrientationIsReadAndReportedAsZbarWould() throws {
         let image = try zintEAN()
         for degrees in [0.0, 90, 180, 270] {
