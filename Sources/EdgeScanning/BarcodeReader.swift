@@ -286,7 +286,7 @@ public final class BarcodeReader {
     ///
     /// So when at least a fifth of the runs in the middle half of a read QR code's box are at
     /// most half as wide as the box's narrow run (`ModuleEstimate`), and that is 4 px or more,
-    /// the box is read again enlarged. Measured on the QR reads of the development photos: 0.06
+    /// the box is read again enlarged. Measured on the QR reads of the development photos: 0
     /// to 0.15 of such runs on the plain codes whose narrow run is 4 px or more (0.21 on two with
     /// 2-3 px runs, where the noise is a pixel wide), 0.34 on the double one, 0.24-0.27 on
     /// synthetic ones. Every QR read pays for the two estimates (every eighth line of its box);
