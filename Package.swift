@@ -146,9 +146,9 @@ let package = Package(
                                                            "EdgePayloads", "EdgePush", "EdgeScanning", "EdgeSync", "EdgeVault"],
                           path: "Tests/Fuzz/edge-fuzz"),
 
-        .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging"]),
-        .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging"], exclude: ["Fixtures"]),
-        .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads"]),
+        .testTarget(name: "EdgeImagingTests", dependencies: ["EdgeImaging", "EdgeTestSupport"]),
+        .testTarget(name: "EdgeScanningTests", dependencies: ["EdgeScanning", "EdgeImaging", "EdgeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "EdgePayloadsTests", dependencies: ["EdgePayloads", "EdgeTestSupport"]),
         .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto", "EdgeTestSupport"]),
         // A swtpm process per test case, shared by the TPM and vault tests; the vivid driver for
         // the camera tests in the VM; the openssl tool for the RSA and FCM tests.
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "EdgeHTTPTests", dependencies: ["EdgeHTTP", "EdgeTestSupport"], exclude: ["Servers"]),
         .testTarget(name: "EdgeSyncTests", dependencies: ["EdgeSync", "EdgeHTTP", "EdgeCore", "EdgeStore", "EdgeContract", "EdgeStandin",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EdgePushTests", dependencies: ["EdgePush", "EdgeStore", "EdgeContract", "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The FCM client and the relay's sender against the FCM stand-in (one harness for both).
         .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeFCMTransport", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeHTTP",
                                                          "EdgeStandin", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -38,6 +38,12 @@ final class ZbarScanner {
                 _ = zbar_image_scanner_set_config(s, type, ZBAR_CFG_ENABLE, 1)
             }
         }
+        if formats.contains(.code128) {
+            // zbar's Code 128 minimum length is 0, so start + check + stop with no data is a read:
+            // random noise scanned at many sizes makes that shape (CI saw one). A label with no
+            // data is of no use to a station, so at least one data character is required.
+            _ = zbar_image_scanner_set_config(s, ZBAR_CODE128, ZBAR_CFG_MIN_LEN, 1)
+        }
         if formats.contains(.qr) {
             // Binary mode: zbar hands over the payload bytes and edge decodes the text itself;
             // zbar's own charset guess turns UTF-8 into Shift_JIS/Big5 mojibake (SCN-4).

@@ -1,5 +1,6 @@
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 @Suite struct ExifOrientationTests {
     enum Corner: String, CaseIterable { case topLeft, topRight, bottomRight, bottomLeft }

@@ -1,7 +1,8 @@
 import CPNG
 import CTurboJPEG
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 /// SCN-10: truncated, corrupt and lying files give the right `ImageError`, never a crash, and
 /// memory stays bounded.

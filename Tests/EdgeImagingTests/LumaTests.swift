@@ -1,5 +1,6 @@
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 @Suite struct LumaTests {
     @Test func primariesMatchBT601() {

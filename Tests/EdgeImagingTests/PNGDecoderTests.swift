@@ -1,6 +1,7 @@
 import CPNG
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 @Suite struct PNGDecoderTests {
     private func load(_ png: [UInt8]) throws -> GrayImage {

@@ -1,5 +1,6 @@
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 /// Adam7-interlaced files must decode exactly like their non-interlaced twins, at every bit
 /// depth and colour type. 16-bit is the interesting case: libpng's simplified reader corrupts

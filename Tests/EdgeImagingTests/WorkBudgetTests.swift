@@ -1,5 +1,6 @@
-import Testing
 @testable import EdgeImaging
+import EdgeTestSupport
+import Testing
 
 /// SCN-10 / issue #16 item 1: every transform a scan pass uses computes the size of what it
 /// makes before allocating, refuses past the pixel budget (overflow-safe), and stops when the

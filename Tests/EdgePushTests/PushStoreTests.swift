@@ -1,5 +1,6 @@
 @testable import EdgePush
 import EdgeStore
+import EdgeTestSupport
 import GRDB
 import XCTest
 
@@ -119,7 +120,7 @@ final class PushStoreTests: XCTestCase {
         try store.accept(note(.budgetWarning, .high, user: "ben", title: "Budget at 90 %", at: night), now: night)
 
         // Not before the window ends.
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let early = try store.releaseHeld(now: windowEnd - 1, using: &generator)
         XCTAssertEqual(early.digests, [])
         XCTAssertEqual(try store.notifications(userID: "anna", status: .held).count, 11)
@@ -166,7 +167,7 @@ final class PushStoreTests: XCTestCase {
         try store.accept(note(.approvalPending, title: "Approve", at: night), now: night)
         try store.accept(note(.assignmentCreated, title: "Assigned", at: night), now: night)
         try store.accept(note(.kpiAlert, user: "ben", title: "Scan rate low", at: night), now: night)
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         XCTAssertEqual(try store.releaseHeld(now: windowEnd, using: &generator).digests.count, 3)
         let later = windowEnd + 300
         let alone = try (0 ..< 5).map { try store.accept(note(.kpiAlert, title: "Alert \($0)", at: later), now: later).record.id }
@@ -199,7 +200,7 @@ final class PushStoreTests: XCTestCase {
             path = try makeDatabasePath(self)
             let store = try openStore()
             for user in ["a", "b", "c", "d"] { try store.accept(note(user: user, at: night), now: night) }
-            var generator = SeededGenerator(seed: 42)
+            var generator = SplitMix64(seed: 42)
             return try store.releaseHeld(now: windowEnd, spreadSeconds: 240, using: &generator).digests.map(\.releaseAt)
         }
         let first = try releaseTimes()
