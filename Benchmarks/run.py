@@ -12,7 +12,8 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    is among the texts returned; for EAN-13 folders the first 13 characters are compared.
    qrcode-7 is one test of four images (structured append): each image's texts are joined,
    then the four in file order, and that must equal 01.txt -- the same rule for all three.
-     edge      `edge-bench photos DIR`: in-process, median decode ms per image, loading excluded.
+     edge      `edge-bench photos DIR --serve`: in-process, median decode ms per image, loading
+               excluded; each photo is timed just before zxing-cpp times it (same load on both).
      zbarimg   one process per image, `--raw` output: a test passes when the expected text is
                one whole output record (preceded by start or newline, followed by newline) --
                QR payloads may hold newlines, so records cannot be split reliably. (`--xml`
@@ -150,16 +151,26 @@ def judge(test, per_image):
     return matches(sym, per_image[0], expected), per_image[0]
 
 
-def edge_photos(bench, photos):
-    p = run([str(bench), "photos", str(photos)])
-    if p.returncode != 0:
-        sys.exit(f"edge-bench photos failed (exit {p.returncode}): {p.stderr.decode(errors='replace')[-2000:]}")
-    out = {}
-    for line in p.stdout.decode("utf-8").splitlines():
-        if line.startswith("{"):
-            rec = json.loads(line)
-            out[rec["file"]] = rec
-    return out
+class EdgePhotos:
+    """`edge-bench photos DIR --serve`: one photo per request, so run.py times edge and zxing-cpp
+    photo by photo, one right after the other, under the same machine load (timing all of edge's
+    photos in one block first let a burst of load on a shared machine land on one decoder only)."""
+
+    def __init__(self, bench, photos):
+        self.proc = subprocess.Popen([str(bench), "photos", str(photos), "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def read(self, file):
+        self.proc.stdin.write(file + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            sys.exit(f"edge-bench photos --serve stopped (exit {self.proc.wait()}): {self.proc.stderr.read()[-2000:]}")
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def zbar_read(path, sym):
@@ -178,14 +189,14 @@ def zbar_passes(sym, out, expected):
 def photos_section(bench, photos, quick):
     tests = load_tests(photos)
     say(f"\n== 1. Photos: {photos} ({len(tests)} tests, one symbology per folder) ==")
-    edge = edge_photos(bench, photos)
+    edge = EdgePhotos(bench, photos)
     min_runs, max_runs = (1, 3) if quick else (3, 15)
     rows = []
     for test in tests:
         folder, sym, name, images, expected = test
         e_texts, e_ms, e_err, z_texts, z_ms, b_out, b_ms = [], 0.0, None, [], 0.0, [], 0.0
         for img in images:
-            rec = edge.get(f"{folder}/{img.name}", {"error": "no output from edge-bench"})
+            rec = edge.read(f"{folder}/{img.name}")
             e_err = e_err or rec.get("error")
             e_texts.append(rec.get("texts", []))
             e_ms += rec.get("ms", 0.0)
@@ -206,6 +217,7 @@ def photos_section(bench, photos, quick):
         rows.append(dict(folder=folder, test=f"{folder}/{name}", expected=expected, edge=e_ok, zbarimg=b_ok,
                          zxing=z_ok, edge_texts=e_all, zxing_texts=z_all, zbarimg_out=b_out, edge_error=e_err,
                          edge_ms=None if e_err else e_ms, zxing_ms=z_ms, zbarimg_ms=b_ms))
+    edge.close()
 
     def line(label, rs):
         n = lambda k: sum(r[k] for r in rs)

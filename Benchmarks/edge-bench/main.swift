@@ -1,7 +1,8 @@
 // edge-bench: the in-process half of Benchmarks/run.py. It prints JSON Lines that run.py puts
 // side by side with zbarimg and zxing-cpp from the same run.
 //
-//   edge-bench photos DIR [--plain] [--passes A,B]        decode every <name>.<png|jpg> under DIR's folders
+//   edge-bench photos DIR [--plain] [--passes A,B] [--serve]  decode every <name>.<png|jpg> under DIR's
+//                                          folders (--serve: the "folder/name" lines read from stdin)
 //   edge-bench vault [REPS [BACKEND [TCTI]]]  time sealing (put) and opening (get) a 1 KB secret,
 //                                          and the TPM's seal/unseal on their own
 //   edge-bench frame FILE FORMATS [REPS]   time one frame repeatedly at 30 fps with a symbology set,
@@ -49,27 +50,44 @@ func medianMillis(_ body: () throws -> Void) rethrows -> Double {
     return samples[samples.count / 2]
 }
 
-func photos(_ root: String, plain: Bool, passes: [ScanPass]?) throws {
+func photos(_ root: String, plain: Bool, passes: [ScanPass]?, serve: Bool) throws {
+    var readers: [String: BarcodeReader] = [:]
+    /// One reader per folder (its symbology), made on first use.
+    func reader(for folder: String) throws -> BarcodeReader {
+        if let r = readers[folder] { return r }
+        var options = plain ? ReaderOptions.plainOnly(formats: formats(forFolder: folder)) : ReaderOptions(formats: formats(forFolder: folder))
+        if let passes { options.passes = passes }
+        let r = try BarcodeReader(options: options)
+        readers[folder] = r
+        return r
+    }
+    func decode(_ file: String) -> String {
+        let folder = String(file.split(separator: "/").first ?? "")
+        do {
+            let reader = try reader(for: folder)
+            let image = try ImageLoader.load(path: root + "/" + file)
+            var results: [ScanResult] = []
+            let ms = try medianMillis { results = try reader.read(image) }
+            return json(["file": file, "texts": results.map(\.text),
+                         "passes": results.map { $0.pass.description }, "quality": results.map(\.quality), "ms": ms])
+        } catch {
+            return json(["file": file, "error": "\(error)"])
+        }
+    }
+    if serve {
+        // run.py's interleaved mode: one "folder/name" per line on stdin, one JSON line back per
+        // image, so edge and zxing-cpp are timed photo by photo under the same machine load.
+        while let line = readLine() {
+            FileHandle.standardOutput.write(Data((decode(line) + "\n").utf8))  // unbuffered: run.py waits for it
+        }
+        return
+    }
     let fm = FileManager.default
     for folder in try fm.contentsOfDirectory(atPath: root).sorted() {
-        let dir = root + "/" + folder
         var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { continue }
-        let fmts = formats(forFolder: folder)
-        var options = plain ? ReaderOptions.plainOnly(formats: fmts) : ReaderOptions(formats: fmts)
-        if let passes { options.passes = passes }
-        let reader = try BarcodeReader(options: options)
-        for name in try fm.contentsOfDirectory(atPath: dir).sorted() where name.hasSuffix(".png") || name.hasSuffix(".jpg") {
-            let path = dir + "/" + name
-            do {
-                let image = try ImageLoader.load(path: path)
-                var results: [ScanResult] = []
-                let ms = try medianMillis { results = try reader.read(image) }
-                print(json(["file": folder + "/" + name, "texts": results.map(\.text),
-                            "passes": results.map { $0.pass.description }, "quality": results.map(\.quality), "ms": ms]))
-            } catch {
-                print(json(["file": folder + "/" + name, "error": "\(error)"]))
-            }
+        guard fm.fileExists(atPath: root + "/" + folder, isDirectory: &isDir), isDir.boolValue else { continue }
+        for name in try fm.contentsOfDirectory(atPath: root + "/" + folder).sorted() where name.hasSuffix(".png") || name.hasSuffix(".jpg") {
+            print(decode(folder + "/" + name))
         }
     }
 }
@@ -204,7 +222,7 @@ do {
         if let i = args.firstIndex(of: "--passes"), i + 1 < args.count {
             passes = try args[i + 1].split(separator: ",").map { try ScanPass(parsing: String($0)) }
         }
-        try photos(args[2], plain: args.contains("--plain"), passes: passes)
+        try photos(args[2], plain: args.contains("--plain"), passes: passes, serve: args.contains("--serve"))
     case "vault":
         // edge-bench vault [REPS [BACKEND [TCTI]]]
         let backend = args.count > 3 ? VaultBackendChoice(rawValue: args[3]) ?? .keyfile : .keyfile
@@ -220,7 +238,7 @@ do {
     case "sequence" where args.count >= 4:
         try sequence(args[2], Array(args[3...]))
     default:
-        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] | frame FILE FORMATS [REPS] | sequence FORMATS FILE... | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT CA_FILE\n".utf8))
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] [--serve] | frame FILE FORMATS [REPS] | sequence FORMATS FILE... | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT CA_FILE\n".utf8))
         exit(64)
     }
 } catch {
