@@ -21,3 +21,22 @@ final class ModuleEstimateTests: XCTestCase {
         XCTAssertNil(GrayImage(width: 5, height: 5, fill: 0).withView { ModuleEstimate.narrowRun(in: $0) })
     }
 }
+
+extension ModuleEstimateTests {
+    /// The columns are gathered row by row into a buffer of their own: a view with a row stride
+    /// wider than itself, and the same code turned a quarter (its columns become rows), give the
+    /// same histogram as the packed, upright image.
+    func testRunsDoNotDependOnRowStrideOrOnWhichLinesAreColumns() throws {
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "3"], "https://example.com/edge/stride").first)
+        let packed = qr.withView { ModuleEstimate.runLengths(in: $0) }
+        XCTAssertNotNil(packed)
+        // The code inside a wider, taller canvas, read through a region view of exactly its size.
+        var canvas = GrayImage(width: qr.width + 13, height: qr.height + 5, fill: 0)
+        for y in 0..<qr.height { for x in 0..<qr.width { canvas[x + 7, y + 2] = qr[x, y] } }
+        let strided = canvas.withView { ModuleEstimate.runLengths(in: $0.region(x: 7, y: 2, width: qr.width, height: qr.height)) }
+        XCTAssertEqual(strided, packed)
+        var turned = GrayImage(width: qr.height, height: qr.width)
+        for y in 0..<qr.height { for x in 0..<qr.width { turned[y, x] = qr[x, y] } }
+        XCTAssertEqual(turned.withView { ModuleEstimate.runLengths(in: $0) }, packed)
+    }
+}
