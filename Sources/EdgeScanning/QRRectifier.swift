@@ -15,6 +15,9 @@ enum QRRectifier {
         let image: GrayImage
         /// Maps rectified-image points back to the source image.
         let toSource: Homography
+        /// Which finder triple it was warped from, best first: the candidates of one triple
+        /// differ only in where they put the fourth corner.
+        let triple: Int
     }
 
     /// Up to `limit` rectified images, best-looking finder triple first.
@@ -45,10 +48,10 @@ enum QRRectifier {
         let shifts: [(Double, Double)] = [(0, 0)] + [-4.0, -2, 2, 4].flatMap { dx in [(dx, 0.0)] } + [-4.0, -2, 2, 4].map { (0.0, $0) }
             + [(-2, -2), (2, 2), (-2, 2), (2, -2), (-4, -4), (4, 4), (-4, 4), (4, -4)]
         var out: [Candidate] = []
-        for t in triples.sorted(by: { $0.score < $1.score }).prefix(limit) {
+        for (index, t) in triples.sorted(by: { $0.score < $1.score }).prefix(limit).enumerated() {
             for shift in shifts {
                 try budget.checkTime(for: "rectify")
-                if let c = warp(image, corner: t.corner, right: t.right, down: t.down, shift: shift) { out.append(c) }
+                if let c = warp(image, corner: t.corner, right: t.right, down: t.down, shift: shift, triple: index) { out.append(c) }
             }
         }
         return out
@@ -94,7 +97,7 @@ enum QRRectifier {
     private static func distance(_ p: QRFinderLocator.Finder, _ q: QRFinderLocator.Finder) -> Double { hypot(p.x - q.x, p.y - q.y) }
 
     private static func warp(_ image: GrayImage, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder,
-                             down: QRFinderLocator.Finder, shift: (Double, Double)) -> Candidate? {
+                             down: QRFinderLocator.Finder, shift: (Double, Double), triple: Int) -> Candidate? {
         let module = (corner.module + right.module + down.module) / 3
         let side = ((hypot(right.x - corner.x, right.y - corner.y) + hypot(down.x - corner.x, down.y - corner.y)) / 2)
         // Modules between the finder centres, rounded to a valid QR size (17 + 4v) minus 7.
@@ -112,12 +115,12 @@ enum QRRectifier {
         let dst = [out(3.5, 3.5), out(3.5 + centreSpan, 3.5), out(3.5, 3.5 + centreSpan), out(3.5 + centreSpan, 3.5 + centreSpan)]
         let src = [(x: corner.x, y: corner.y), (x: right.x, y: right.y), (x: down.x, y: down.y), fourth]
         guard let toSource = Homography(from: dst, to: src) else { return nil }
-        return render(image, toSource: toSource, size: Int((dimension + 2 * quiet) * scale))
+        return render(image, toSource: toSource, size: Int((dimension + 2 * quiet) * scale), triple: triple)
     }
 
     /// The `size` x `size` image whose pixel (x, y) is `image` at `toSource(x, y)`, bilinear;
     /// white outside the image.
-    private static func render(_ image: GrayImage, toSource: Homography, size: Int) -> Candidate {
+    private static func render(_ image: GrayImage, toSource: Homography, size: Int, triple: Int) -> Candidate {
         var rectified = GrayImage(width: size, height: size)
         let w = image.width, h = image.height
         image.pixels.withUnsafeBufferPointer { px in
@@ -137,7 +140,7 @@ enum QRRectifier {
                 }
             }
         }
-        return Candidate(image: rectified, toSource: toSource)
+        return Candidate(image: rectified, toSource: toSource, triple: triple)
     }
 
     /// The modules across a candidate's code as `warp` estimated them from the finder spacing.

@@ -89,16 +89,17 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// This pass's steps applied to each region `CodeRegionFinder` marks in `view`, cropped
     /// straight from it (the camera preset's first pass needs no copy of the whole frame); none
     /// when it marks none, or so many that they cover most of the image.
-    func applyInRegions(of view: ImageView, budget: WorkBudget) throws(TransformError) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
+    func applyInRegions(of view: ImageView, budget: WorkBudget) throws(TransformError) -> [PassImage] {
         guard let regions = try CodeRegionFinder().regions(in: view, budget: budget), !regions.isEmpty else { return [] }
         // A later rotation turns the bars: the region's scan direction no longer holds.
         let turned = steps.contains { if case .rotate = $0 { return true } else { return false } }
-        var out: [(image: GrayImage, map: PointMap, lines: ScanLines)] = []
+        var out: [PassImage] = []
         for r in regions {
             // A crop is never larger than the view it comes from; the steps check their own sizes.
             let crop = view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
             for applied in try apply(to: crop, budget: budget) {
-                out.append((applied.image, PointMap.identity.after(.translate(r.x, r.y)).appending(applied.map), turned ? .both : r.lines))
+                out.append(PassImage(image: applied.image, map: PointMap.identity.after(.translate(r.x, r.y)).appending(applied.map),
+                                     lines: turned ? .both : r.lines, triple: applied.triple))
             }
         }
         return out
@@ -112,7 +113,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// Every step computes the size of what it makes before allocating and throws `.tooLarge`
     /// past `budget.maxPixels` (the loaders' pixel limit), and `.outOfTime` once the budget's
     /// deadline passes while it runs (SCN-10).
-    func apply(to image: GrayImage, budget: WorkBudget = .standard) throws(TransformError) -> [(image: GrayImage, map: PointMap, lines: ScanLines)] {
+    func apply(to image: GrayImage, budget: WorkBudget = .standard) throws(TransformError) -> [PassImage] {
         var current = image
         var map = PointMap.identity
         for (index, step) in steps.enumerated() {
@@ -157,14 +158,15 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .regions:
                 let rest = ScanPass(Array(steps[(index + 1)...]))
                 return try current.withView { (v) throws(TransformError) in try rest.applyInRegions(of: v, budget: budget) }
-                    .map { ($0.image, map.appending($0.map), $0.lines) }
+                    .map { PassImage(image: $0.image, map: map.appending($0.map), lines: $0.lines, triple: $0.triple) }
             case .rectify:
                 // Several candidate warps; each continues through the remaining steps.
                 let rest = ScanPass(Array(steps[(index + 1)...]))
-                var out: [(image: GrayImage, map: PointMap, lines: ScanLines)] = []
+                var out: [PassImage] = []
                 for candidate in try QRRectifier.candidates(from: current, budget: budget) {
                     for applied in try rest.apply(to: candidate.image, budget: budget) {
-                        out.append((applied.image, map.after(.homography(candidate.toSource)).appending(applied.map), applied.lines))
+                        out.append(PassImage(image: applied.image, map: map.after(.homography(candidate.toSource)).appending(applied.map),
+                                             lines: applied.lines, triple: candidate.triple))
                     }
                 }
                 return out
@@ -178,8 +180,18 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             }
             current = next
         }
-        return [(current, map, current.withView { lines(for: $0) })]
+        return [PassImage(image: current, map: map, lines: current.withView { lines(for: $0) })]
     }
+}
+
+/// One image a pass made: how its points map back to the image the pass was given, the lines to
+/// scan on it, and for the rectifier's warps the finder triple they came from (`BarcodeReader`
+/// scans no more of a triple's warps once one of them reads).
+struct PassImage {
+    let image: GrayImage
+    let map: PointMap
+    let lines: ScanLines
+    var triple: Int? = nil
 }
 
 extension ScanPass {

@@ -71,3 +71,21 @@ final class QRRectifierTests: XCTestCase {
         XCTAssertNil(Homography(from: collinear, to: to))
     }
 }
+
+extension QRRectifierTests {
+    /// Once a warp of one finder triple reads, that triple's other warps are not scanned; the
+    /// other triples still are, so two codes at an angle in one photo are both reported. (Set
+    /// 400 px apart: closer, finders of the two codes form triples that look squarer than either
+    /// code's own, and the rectifier tries only the best three.)
+    func testTwoCodesAtAnAngleInOnePhotoAreBothRectified() throws {
+        let code = try ImageLoader.load(path: TestImages.fixture("perspective-qr.png"))
+        let gap = 400
+        var both = GrayImage(width: 2 * code.width + gap, height: code.height)
+        for y in 0..<code.height { for x in 0..<code.width { both[x, y] = code[x, y]; both[x + code.width + gap, y] = code[x, y] } }
+        XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(both), [])
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(both)
+        XCTAssertEqual(results.map(\.text), ["AB-7KX-M4PQR", "AB-7KX-M4PQR"], "each code once")
+        XCTAssertEqual(results.filter { $0.points.allSatisfy { $0.x < code.width } }.count, 1, "\(results.map(\.points))")
+        XCTAssertEqual(results.filter { $0.points.allSatisfy { $0.x >= code.width + gap } }.count, 1, "\(results.map(\.points))")
+    }
+}
