@@ -94,13 +94,17 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         // A later rotation turns the bars: the region's scan direction no longer holds.
         let turned = steps.contains { if case .rotate = $0 { return true } else { return false } }
         var out: [PassImage] = []
+        // Each region's rectifier numbers its triples from 0: renumbered so no two regions share one.
+        var triplesBefore = 0
         for r in regions {
             // A crop is never larger than the view it comes from; the steps check their own sizes.
             let crop = view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
-            for applied in try apply(to: crop, budget: budget) {
+            let made = try apply(to: crop, budget: budget)
+            for applied in made {
                 out.append(PassImage(image: applied.image, map: PointMap.identity.after(.translate(r.x, r.y)).appending(applied.map),
-                                     lines: turned ? .both : r.lines, triple: applied.triple))
+                                     lines: turned ? .both : r.lines, triple: applied.triple.map { triplesBefore + $0 }))
             }
+            triplesBefore += (made.compactMap(\.triple).max() ?? -1) + 1
         }
         return out
     }
@@ -185,8 +189,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One image a pass made: how its points map back to the image the pass was given, the lines to
-/// scan on it, and for the rectifier's warps the finder triple they came from (`BarcodeReader`
-/// scans no more of a triple's warps once one of them reads).
+/// scan on it, and for the rectifier's warps the finder triple they came from, numbered within
+/// the pass (`BarcodeReader` scans no more of a triple's warps once one of them reads).
 struct PassImage {
     let image: GrayImage
     let map: PointMap
