@@ -23,25 +23,48 @@ enum EAN13LineReader {
     static let minimumLines = 3
     static let dominance = 3
 
+    /// How a line is read: from the widths between its edges (`ean-lines`), or by fitting it to
+    /// blurred characters (`ean-model`, `EAN13ModelReader`).
+    enum Method {
+        case edges
+        case model
+
+        /// Every second line for edges; every fourth for the model, which costs some 20 times
+        /// more a line and is meant for one large blurred label.
+        var lineStep: Int { self == .edges ? 2 : 4 }
+        var passName: String { self == .edges ? "ean-lines" : "ean-model" }
+    }
+
+    /// One line's valid read: the text, the pixel positions of its guards' outer edges, and
+    /// whether it was read against the line's direction.
+    struct Read {
+        let text: [UInt8]
+        let start: Int
+        let end: Int
+        let reversed: Bool
+    }
+
     /// The code read, as a symbol in `view`'s coordinates, with the number of agreeing lines as
     /// its quality; none when no text won. Throws `.outOfTime` past the budget's deadline.
-    static func read(_ view: ImageView, budget: WorkBudget) throws(TransformError) -> [ZbarSymbol] {
+    static func read(_ view: ImageView, budget: WorkBudget, method: Method = .edges) throws(TransformError) -> [ZbarSymbol] {
         var tally = Tally()
         var line = [Float](repeating: 0, count: max(view.width, view.height))
         var smooth = line, slope = line
-        for y in Swift.stride(from: 0, to: view.height, by: 2) {
-            try budget.checkTime(for: "ean-lines")
+        func reads(_ count: Int) -> [Read] {
+            let runs = Runs(line[..<count], smooth: &smooth, slope: &slope)
+            return method == .edges ? runs.reads() : EAN13ModelReader.reads(line[..<count], slope: slope)
+        }
+        for y in Swift.stride(from: 0, to: view.height, by: method.lineStep) {
+            try budget.checkTime(for: method.passName)
             for x in 0..<view.width { line[x] = Float(view.pixels[y * view.rowStride + x]) }
-            let runs = Runs(line[..<view.width], smooth: &smooth, slope: &slope)
-            for read in runs.reads() {
+            for read in reads(view.width) {
                 tally.add(read.text, from: (x: read.start, y: y), to: (x: read.end, y: y), orientation: read.reversed ? ZBAR_ORIENT_DOWN : ZBAR_ORIENT_UP)
             }
         }
-        for x in Swift.stride(from: 0, to: view.width, by: 2) {
-            try budget.checkTime(for: "ean-lines")
+        for x in Swift.stride(from: 0, to: view.width, by: method.lineStep) {
+            try budget.checkTime(for: method.passName)
             for y in 0..<view.height { line[y] = Float(view.pixels[y * view.rowStride + x]) }
-            let runs = Runs(line[..<view.height], smooth: &smooth, slope: &slope)
-            for read in runs.reads() {
+            for read in reads(view.height) {
                 tally.add(read.text, from: (x: x, y: read.start), to: (x: x, y: read.end), orientation: read.reversed ? ZBAR_ORIENT_LEFT : ZBAR_ORIENT_RIGHT)
             }
         }
@@ -115,8 +138,8 @@ enum EAN13LineReader {
         }
 
         /// Every valid EAN-13 along the line, read in both directions.
-        func reads() -> [(text: [UInt8], start: Int, end: Int, reversed: Bool)] {
-            var found: [(text: [UInt8], start: Int, end: Int, reversed: Bool)] = []
+        func reads() -> [Read] {
+            var found: [Read] = []
             let count = widths.count
             guard count >= 61 else { return found }
             for reversed in [false, true] {
@@ -126,7 +149,7 @@ enum EAN13LineReader {
                     guard let text = Self.decode(width, from: first) else { continue }
                     // Pixel positions of the start guard's leading edge and the end guard's trailing edge.
                     let a = starts[reversed ? count - first : first], b = starts[reversed ? count - first - 59 : first + 59]
-                    found.append((text, Int(min(a, b).rounded()), Int(max(a, b).rounded()), reversed))
+                    found.append(Read(text: text, start: Int(min(a, b).rounded()), end: Int(max(a, b).rounded()), reversed: reversed))
                 }
             }
             return found

@@ -1,7 +1,7 @@
 import EdgeImaging
 
 /// One attempt at an image: a chain of image steps followed by a scan (SCN-4), zbar's or, for
-/// `ean-lines`, edge's own EAN-13 line reader. Its name, e.g. `plain`, `invert`,
+/// `ean-lines` and `ean-model`, edge's own EAN-13 readers. Its name, e.g. `plain`, `invert`,
 /// `downscale-2+rotate-30`, is reported with every code it finds.
 public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     public enum Step: Sendable, Hashable, CustomStringConvertible {
@@ -35,6 +35,9 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         /// Not zbar: edge's own EAN-13 reader along every second row and column
         /// (`EAN13LineReader`), for bars zbar's decoder gives up on.
         case eanLines
+        /// Not zbar: edge's EAN-13 reader for blurred bars, fitting every fourth row and column to
+        /// blurred characters (`EAN13ModelReader`).
+        case eanModel
 
         public var description: String {
             switch self {
@@ -55,6 +58,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
             case .regions: return "regions"
             case .acrossBars: return "across-bars"
             case .eanLines: return "ean-lines"
+            case .eanModel: return "ean-model"
             }
         }
     }
@@ -68,8 +72,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     public var description: String { steps.isEmpty ? "plain" : steps.map(\.description).joined(separator: "+") }
 
     /// Whether the pass changes the image (it then needs an owned copy); `sparse`, `acrossBars`
-    /// and `eanLines` only change how it is scanned.
-    var transformsImage: Bool { steps.contains { $0 != .sparse && $0 != .acrossBars && $0 != .eanLines } }
+    /// and the EAN-13 readers' steps only change how it is scanned.
+    var transformsImage: Bool { steps.contains { $0 != .sparse && $0 != .acrossBars && $0 != .eanLines && $0 != .eanModel } }
 
     /// The scan lines for `view`, the image this pass made (or the caller's, for a pass that
     /// changes no pixels).
@@ -178,7 +182,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 let (rotated, geometry) = try current.withView { (v) throws(TransformError) in try v.rotated(degrees: Double(d), budget: budget) }
                 next = rotated
                 map = map.after(.rotation(geometry))
-            case .sparse, .acrossBars, .eanLines:
+            case .sparse, .acrossBars, .eanLines, .eanModel:
                 // Ways of scanning, not of changing the image (see `scanDensity`, `lines(for:)`).
                 continue
             }
@@ -213,6 +217,7 @@ extension ScanPass {
             case ("across", nil) where part == "across-bars": step = .acrossBars
             case ("clear", nil) where part == "clear-border": step = .clearBorder
             case ("ean", nil) where part == "ean-lines": step = .eanLines
+            case ("ean", nil) where part == "ean-model": step = .eanModel
             case ("downscale", let n?) where (2...16).contains(n): step = .downscale(n)
             case ("upscale", let n?) where (2...4).contains(n): step = .upscale(n)
             case ("rotate", let n?) where (-179...179).contains(n): step = .rotate(n)
