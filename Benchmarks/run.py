@@ -25,6 +25,8 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    Ratios are edge / zxing-cpp of the median per-test time: below 1 means edge is faster.
    A misread (edge returned a text that is not the expected one) is worse than a miss; a text
    beside the expected one that zxing-cpp returned too is a second code in the image, listed apart.
+   Two label files are wrong (LABEL_ERRORS): a read of the code printed on those photos is listed
+   as a misread against the label and counted apart as matching what is printed.
 2. Camera-like frame (SCN-12): three synthetic, seeded 1280x720 gray frames (clutter, text,
    uneven light, noise) with a QR or a Code 128 near the centre at a slight angle, or no code,
    decoded at a camera's 30 fps with 1, 2 and 4 symbologies enabled, one core (`taskset -c 0`;
@@ -67,6 +69,12 @@ ZX = {"qrcode": zxingcpp.BarcodeFormat.QRCode, "code128": zxingcpp.BarcodeFormat
 EDGE_TO_SYM = {"qr": "qrcode", "code128": "code128", "code39": "code39", "ean13": "ean13"}
 FRAME_SETS = ("qr", "code128", "qr,code128", "qr,code128,code39,ean13")
 BAR_MS = 8.0
+# Photos whose label file names another code than the one printed: the digits under the bars
+# (the human-readable line, ISO/IEC 15420) read 9784872348880 in both, while their .txt files say
+# 9780804816632, the code of ean13-2/02.png's book. Checked by eye against each photo. Counts
+# still follow the label files; a returned text equal to the printed one is listed as a misread
+# against the label, and counted apart in the summary.
+LABEL_ERRORS = {"ean13-2/23.png": "9784872348880", "ean13-2/28.png": "9784872348880"}
 PAYLOAD = "PO-2026-00042"
 
 
@@ -263,6 +271,9 @@ def photos_section(bench, photos, quick):
     for m in misreads:
         same = [p for p, k in (("zbarimg", "zbarimg_same"), ("zxing-cpp", "zxing_same")) if m[k]]
         note = f"; {' and '.join(same)} returned the same text" if same else ""
+        m["printed"] = LABEL_ERRORS.get(m["test"]) == m["text"]
+        if m["printed"]:
+            note += "; it is the code printed under the bars (the label is wrong: LABEL_ERRORS)"
         say(f"  {m['test']:<34} got {m['text'][:60]!r} expected {m['expected'][:40]!r}{note}")
     say(f"second codes -- beside the expected text, a text zxing-cpp returned too ({len(second)}):")
     for m in second:
@@ -671,6 +682,10 @@ def main():
         say(f"photos: edge {t['edge']}/{t['tests']}, zbarimg {t['zbarimg']}, zxing-cpp {t['zxing']}, either peer "
             f"{t['either_peer']} -> edge {'reads MORE than' if t['edge'] > t['either_peer'] else 'does NOT read more than'} "
             f"both peers together; edge misreads: {len(photos['misreads'])}")
+        printed = [m["test"] for m in photos["misreads"] if m.get("printed")]
+        if printed:
+            say(f"  of which {len(printed)} return the code printed on the photo, whose label is wrong "
+                f"({', '.join(printed)}): misreads against what is printed: {len(photos['misreads']) - len(printed)}")
         say(f"photo decode, median per test: edge {fmt(t['edge_median_ms'])} ms, zxing-cpp {fmt(t['zxing_median_ms'])} ms, "
             f"ratio {fmt(t['ratio_edge_zxing'])}")
     for r in frames:
@@ -700,7 +715,8 @@ def main():
             f"{push['rate']}/s offered: {fmt(push['paced']['end_to_end_per_s'], 0)}/s, p50 {fmt(push['paced']['p50_ms'], 1)} ms, "
             f"p99 {fmt(push['paced']['p99_ms'], 1)} ms")
     if args.json:
-        summary = dict(photos=photos and photos["total"], edge_misreads=photos and len(photos["misreads"]), bar_ms=BAR_MS,
+        summary = dict(photos=photos and photos["total"], edge_misreads=photos and len(photos["misreads"]),
+                       edge_misreads_against_printed=photos and sum(not m.get("printed") for m in photos["misreads"]), bar_ms=BAR_MS,
                        frame_4sym_one_core_mean_ms={r["frame"]: r["edge_one_core"].get("mean_ms")
                                                     for r in frames if r["formats"] == FRAME_SETS[-1]},
                        process_ratio_edge_zbarimg={p["image"]: p["ratio_edge_zbarimg"] for p in process})
