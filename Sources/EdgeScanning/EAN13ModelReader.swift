@@ -5,25 +5,28 @@ import Glibc  // expf
 ///
 /// Why: out of focus, a 1-module space between two bars fills in to a grey dip and a 1-module
 /// bar fades to a grey bump, so zbar's decoder and `EAN13LineReader` (both measure widths between
-/// edges) lose runs and read nothing, though the label is plain to the eye (ean13-1/36.png,
-/// 37.png and ean13-2/02.png of the development photos). This reader does not look for narrow
-/// edges. It fits the line to what each character would look like blurred:
+/// edges) lose runs and read nothing, though the label is plain to the eye (ean13-1/34.png,
+/// 36.png, 37.png and ean13-2/02.png of the development photos). This reader does not measure
+/// narrow elements. It fits the line to what each character would look like blurred:
 /// - a code's ends are a falling and a rising edge with 5 modules of quiet line outside them and
-///   at least half of the 30 bars' edges between, so the module width is their distance / 95;
+///   15-45 bar fronts between (a code has 30; blur merges some, shoulders split some), so the
+///   module width is their distance / 95, at least 1 pixel;
 /// - each character is sampled over its 7 modules (4 samples a module) and correlated with the
 ///   20 left or 10 right characters rendered blurred by a Gaussian, with the module each
 ///   neighbour contributes (the code's structure fixes it: a left character follows a bar and
 ///   precedes a space, a right one the opposite); the best correlation picks the character, and
 ///   a correlation ignores the contrast, which blur lowers more for narrow elements;
-/// - the blur (0.3-0.9 module) is picked on the nominal grid; then the centre guard's position
-///   (±1 module) and both ends (±0.5 module) are fitted, each half on its own, so a code seen
-///   at an angle or on a slight curve, whose modules are wider at one end, still lines up.
+/// - the centre guard's position (±1 module) and both ends (±0.5 module) are fitted, each half on
+///   its own, so a code seen at an angle or on a slight curve, whose modules are wider at one
+///   end, still lines up; then the blur (0.3-0.9 module) on that grid, and the grid again.
 ///
 /// A line's read must pass the first digit's parity pattern, the check digit, and a mean
 /// correlation of at least `minimumFit`. On the development photos the lines that read the
 /// right text fit at 0.93-0.98 and the valid-looking wrong ones at most 0.88 (a Python
 /// prototype over every sixth row); the agreement rule of `EAN13LineReader.Tally` (3 lines, 3
-/// times any other text) then stands between one lucky line and a report.
+/// times any other text) then stands between one lucky line and a report. Work is bounded:
+/// each falling edge is paired with the rising edges up to its 45th bar front, and the budget's
+/// deadline is checked on every line.
 enum EAN13ModelReader {
     static let samplesPerModule = 4
     /// Gaussian blurs tried, as sigma in modules.
@@ -121,11 +124,15 @@ enum EAN13ModelReader {
             let a = start.position
             var bars = 0
             for last in first..<edges.count {
-                if edges[last].falling { bars += 1; continue }
+                if edges[last].falling {
+                    bars += 1
+                    if bars > 45 { break }
+                    continue
+                }
                 let b = edges[last].position
                 let module = (b - a) / 95
                 // Quiet line (no edge) for 5 modules outside both ends; half the bars' fronts found.
-                guard module >= 1, (15...45).contains(bars), a - 5 * module >= 0, b + 5 * module < Float(n - 1),
+                guard module >= 1, bars >= 15, a - 5 * module >= 0, b + 5 * module < Float(n - 1),
                       first == 0 || edges[first - 1].position < a - 5 * module,
                       last == edges.count - 1 || edges[last + 1].position > b + 5 * module else { continue }
                 for reversed in [false, true] {
