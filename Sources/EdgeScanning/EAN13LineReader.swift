@@ -75,6 +75,8 @@ enum EAN13LineReader {
     /// widths starting with a bar; the G code is the L code reversed.
     static let lCode: [[Float]] = [[3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
                                    [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2]]
+    /// The G code's widths: the L code reversed, made once.
+    static let gCode: [[Float]] = lCode.map { Array($0.reversed()) }
     /// The first digit, from which of the six left digits use the G code (bit 5 = the first).
     static let firstDigitByParity: [Int: UInt8] = [0b000000: 0, 0b001011: 1, 0b001101: 2, 0b001110: 3, 0b010011: 4,
                                                    0b011001: 5, 0b011100: 6, 0b010101: 7, 0b010110: 8, 0b011010: 9]
@@ -188,7 +190,7 @@ enum EAN13LineReader {
             var best: (distance: Float, digit: UInt8, isG: Bool) = (.infinity, 0, false)
             for (digit, pattern) in lCode.enumerated() {
                 for isG in left ? [false, true] : [false] {
-                    let widths = isG ? Array(pattern.reversed()) : pattern
+                    let widths = isG ? gCode[digit] : pattern
                     var distance: Float = 0
                     for (w, p) in zip(scaled, widths) { distance += abs(w - p) }
                     if distance < best.distance { best = (distance, UInt8(digit), isG) }

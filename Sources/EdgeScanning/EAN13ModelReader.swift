@@ -58,10 +58,8 @@ enum EAN13ModelReader {
             }
             return out
         }
-        for isG in [false, true] {
-            for pattern in EAN13LineReader.lCode {
-                set.left += packed(rendered(modules(isG ? pattern.reversed() : pattern, startingDark: false), before: 1, after: 0, sigma: sigma))
-            }
+        for pattern in EAN13LineReader.lCode + EAN13LineReader.gCode {
+            set.left += packed(rendered(modules(pattern, startingDark: false), before: 1, after: 0, sigma: sigma))
         }
         for pattern in EAN13LineReader.lCode {
             set.right += packed(rendered(modules(pattern, startingDark: true), before: 0, after: 1, sigma: sigma))
