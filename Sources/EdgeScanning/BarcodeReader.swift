@@ -202,7 +202,8 @@ public final class BarcodeReader {
     /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
     /// - tiny images are enlarged (zbar needs several pixels per QR module);
     /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`);
-    /// - EAN-13 bars that zbar gives up on are read by edge's own line reader (`EAN13LineReader`).
+    /// - EAN-13 bars that zbar gives up on are read by edge's own line reader (`EAN13LineReader`);
+    /// - last, EAN-13 bars blurred past their edges, by fitting blurred characters (`EAN13ModelReader`).
     public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>, narrowRun: Int? = nil) -> [ScanPass] {
         let longSide = max(width, height)
         let hasQR = formats.contains(.qr)
