@@ -3,6 +3,47 @@
 // module to find QR finder patterns).
 
 extension ImageView {
+    /// Box-filter shrink to two thirds (a factor of 1.5): each output pixel is the mean of the
+    /// 1.5 x 1.5 input pixels it covers, so every 3 x 3 block becomes 2 x 2 with weights 2:1 and
+    /// 1:2 each way. For codes whose modules are 4-5 px: at 2.7-3.3 px zbar still finds their
+    /// edges, and it scans 44% of the pixels (`BarcodeReader.plan`).
+    public func downscaledThreeHalves(budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
+        let w = width * 2 / 3, h = height * 2 / 3
+        var out = try GrayImage(width: w, height: h, budget: budget, for: "downscale-1.5")
+        guard w > 0, h > 0 else { return out }
+        var meter = budget.meter("downscale-1.5")
+        // Output x (or y) `o` reads input 3(o/2) and 3(o/2)+1 weighted 2:1 when o is even, and
+        // 3(o/2)+1 and 3(o/2)+2 weighted 1:2 when odd: the last one read is below 3w/2 <= width.
+        let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: w)
+        defer { sums.deallocate() }
+        try out.pixels.withUnsafeMutableBufferPointer { (dst) throws(TransformError) in
+            for oy in 0..<h {
+                let first = 3 * (oy / 2) + (oy & 1)
+                let rowWeights = oy & 1 == 0 ? (2, 1) : (1, 2)
+                sums.update(repeating: 0)
+                for dy in 0..<2 {
+                    let weight = dy == 0 ? rowWeights.0 : rowWeights.1
+                    let row = (first + dy) * rowStride
+                    var ox = 0
+                    while ox + 1 < w {
+                        let x = row + 3 * (ox / 2)
+                        let a = Int(pixels[x]), b = Int(pixels[x + 1]), c = Int(pixels[x + 2])
+                        sums[ox] += weight * (2 * a + b)
+                        sums[ox + 1] += weight * (b + 2 * c)
+                        ox += 2
+                    }
+                    if ox < w {
+                        let x = row + 3 * (ox / 2)
+                        sums[ox] += weight * (2 * Int(pixels[x]) + Int(pixels[x + 1]))
+                    }
+                }
+                for ox in 0..<w { dst[oy * w + ox] = UInt8((sums[ox] + 4) / 9) }
+                try meter.advance(by: w * 3)
+            }
+        }
+        return out
+    }
+
     /// Box-filter shrink by an integer factor (each output pixel is the mean of factor x factor).
     public func downscaled(by factor: Int, budget: WorkBudget = .standard) throws(TransformError) -> GrayImage {
         guard factor >= 1 else {

@@ -6,6 +6,8 @@ import EdgeImaging
 public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     public enum Step: Sendable, Hashable, CustomStringConvertible {
         case downscale(Int)
+        /// Shrink to two thirds (`ImageView.downscaledThreeHalves`), printed `downscale-1.5`.
+        case downscaleThreeHalves
         case upscale(Int)
         case invert
         case stretch
@@ -42,6 +44,7 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .downscale(let f): return "downscale-\(f)"
+            case .downscaleThreeHalves: return "downscale-1.5"
             case .upscale(let f): return "upscale-\(f)"
             case .invert: return "invert"
             case .stretch: return "stretch"
@@ -132,6 +135,10 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
                 guard current.width / f >= 16, current.height / f >= 16 else { return [] }
                 next = try current.withView { (v) throws(TransformError) in try v.downscaled(by: f, budget: budget) }
                 map = map.after(.scale(Double(f)))
+            case .downscaleThreeHalves:
+                guard current.width * 2 / 3 >= 16, current.height * 2 / 3 >= 16 else { return [] }
+                next = try current.withView { (v) throws(TransformError) in try v.downscaledThreeHalves(budget: budget) }
+                map = map.after(.scale(1.5))
             case .upscale(let f):
                 next = try current.withView { (v) throws(TransformError) in try v.upscaled(by: f, budget: budget) }
                 map = map.after(.scale(1 / Double(f)))
@@ -218,6 +225,7 @@ extension ScanPass {
             case ("clear", nil) where part == "clear-border": step = .clearBorder
             case ("ean", nil) where part == "ean-lines": step = .eanLines
             case ("ean", nil) where part == "ean-model": step = .eanModel
+            case ("downscale", nil) where part == "downscale-1.5": step = .downscaleThreeHalves
             case ("downscale", let n?) where (2...16).contains(n): step = .downscale(n)
             case ("upscale", let n?) where (2...4).contains(n): step = .upscale(n)
             case ("rotate", let n?) where (-179...179).contains(n): step = .rotate(n)

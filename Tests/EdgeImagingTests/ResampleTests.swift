@@ -27,4 +27,30 @@ import Testing
             }
         }
     }
+
+    /// Shrinking to two thirds: each output pixel is the rounded area mean of the 1.5 x 1.5 input
+    /// pixels under it (weights 2:1 or 1:2 each way, by the parity of its x and y), the partial
+    /// block at the end included; sizes with both parities of the output's last row and column.
+    @Test(arguments: [(37, 23), (38, 25)])
+    func downscaleToTwoThirdsIsTheAreaMean(size: (width: Int, height: Int)) throws {
+        let (width, height) = size, stride = width + 5
+        let pixels = Self.noise(width: width, height: height, stride: stride, seed: UInt64(width))
+        let shrunk = try pixels.withUnsafeBufferPointer { buffer in
+            try ImageView(width: width, height: height, rowStride: stride, pixels: buffer).downscaledThreeHalves()
+        }
+        #expect(shrunk.width == width * 2 / 3 && shrunk.height == height * 2 / 3)
+        func taps(_ o: Int) -> [(index: Int, weight: Int)] {
+            o % 2 == 0 ? [(3 * (o / 2), 2), (3 * (o / 2) + 1, 1)] : [(3 * (o / 2) + 1, 1), (3 * (o / 2) + 2, 2)]
+        }
+        for oy in 0..<shrunk.height {
+            for ox in 0..<shrunk.width {
+                var sum = 0
+                for row in taps(oy) { for column in taps(ox) { sum += row.weight * column.weight * Int(pixels[row.index * stride + column.index]) } }
+                #expect(Int(shrunk[ox, oy]) == (sum + 4) / 9, "pixel (\(ox), \(oy))")
+            }
+        }
+        // A flat image stays flat.
+        let flat = try GrayImage(width: width, height: height, fill: 77).withView { try $0.downscaledThreeHalves() }
+        #expect(flat.pixels.allSatisfy { $0 == 77 })
+    }
 }

@@ -164,6 +164,7 @@ import Testing
             ("pad", { try $0.padded(by: 60, budget: Self.past) }),
             ("upscale", { try $0.upscaled(by: 2, budget: Self.past) }),
             ("downscale", { try $0.downscaled(by: 2, budget: Self.past) }),
+            ("downscale-1.5", { try $0.downscaledThreeHalves(budget: Self.past) }),
             ("rotate", { try $0.rotated(degrees: 30, budget: Self.past) }),
         ]
         for (name, transform) in transforms {

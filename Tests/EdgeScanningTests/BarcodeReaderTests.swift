@@ -114,6 +114,23 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertGreaterThan(result.quality, 0)
     }
 
+    /// A QR code with 4 px modules is read first by the two-thirds pass, and its corners map back
+    /// onto the full-size image: they are where the full-size sparse pass puts them.
+    func testQRWithFourPixelModulesIsReadAtTwoThirdsWithItsCornersInPlace() throws {
+        let text = "https://example.com/edge/two-thirds/receiving-dock-7/bay-12"
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "4"], text).first)
+        XCTAssertGreaterThanOrEqual(min(qr.width, qr.height), 150)
+        let read = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], timeBudget: unlimited)).read(qr).first)
+        XCTAssertEqual(read.text, text)
+        XCTAssertEqual(read.pass, ScanPass([.downscaleThreeHalves, .sparse]))
+        let full = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.sparse])])).read(qr).first)
+        XCTAssertEqual(read.points.count, 4)
+        for (a, b) in zip(read.points, full.points) {
+            XCTAssertEqual(Double(a.x), Double(b.x), accuracy: 3)
+            XCTAssertEqual(Double(a.y), Double(b.y), accuracy: 3)
+        }
+    }
+
     func testBlankAndDegenerateImagesGiveNoResults() throws {
         let reader = try BarcodeReader()
         XCTAssertEqual(try reader.read(GrayImage(width: 640, height: 480)), [])
@@ -194,7 +211,14 @@ final class BarcodeReaderTests: XCTestCase {
         // Modules of 6 px or more are read at half size first.
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 6).first, ScanPass([.downscale(2), .sparse]))
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 9).first, ScanPass([.downscale(2), .sparse, .acrossBars]))
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 5).first, ScanPass([.sparse]))
+        // Modules of 4-5 px are read at two thirds first when QR is requested, then sparsely at full size.
+        for narrowRun in [4, 5] {
+            XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: narrowRun).prefix(2)),
+                           [ScanPass([.downscaleThreeHalves, .sparse]), ScanPass([.sparse])])
+        }
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 3).first, ScanPass([.sparse]))
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 149, formats: [.qr], narrowRun: 5).first, .plain)
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 5).first, ScanPass([.sparse, .acrossBars]))
         XCTAssertFalse(qr.contains { $0.steps.contains { if case .rotate = $0 { true } else { false } } })
         let all = BarcodeReader.plan(width: 640, height: 480, formats: Set(BarcodeFormat.allCases))
         XCTAssertTrue(all.contains { $0.steps.contains(.rotate(45)) })
@@ -280,6 +304,10 @@ final class BarcodeReaderTests: XCTestCase {
         // A misread on a scan line further down the same 190 px wide barcode is still the same code.
         let lower = BarcodeReader.resolveConflicts([r("9780201752847", 49, y: 10), r("1190208758847", 6, y: 50)])
         XCTAssertEqual(lower.map(\.text), ["9780201752847"])
+        // The same read twice, exactly (the nested-code read finds the outer code again, with the
+        // same corners when both reads saw the same pixels): one code.
+        let twice = BarcodeReader.resolveConflicts([r("4006381333931", 9, y: 400), r("9780201752847", 49, y: 10), r("4006381333931", 9, y: 400)])
+        XCTAssertEqual(twice.map(\.text), ["4006381333931", "9780201752847"])
     }
 
     func testQRFilledWithSpeckleIsReadAfterAnOpening() throws {

@@ -4,13 +4,13 @@ import XCTest
 
 final class ScanPassTests: XCTestCase {
     func testNamesRoundTrip() throws {
-        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars", "clear-border", "clear-border+pad-10"] {
+        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars", "downscale-1.5+sparse", "clear-border", "clear-border+pad-10"] {
             XCTAssertEqual(try ScanPass(parsing: name).description, name)
         }
     }
 
     func testUnknownOrOutOfRangePassesAreRefused() {
-        for bad in ["", "wobble", "upscale-9", "rotate", "pad-99", "invert-2", "plain+invert+", "across", "across-bar", "across-bars-2", "clear", "clear-borders"] {
+        for bad in ["", "wobble", "upscale-9", "rotate", "pad-99", "invert-2", "plain+invert+", "across", "across-bar", "across-bars-2", "clear", "clear-borders", "downscale-1.6", "downscale-1.5.5", "downscale-1"] {
             XCTAssertThrowsError(try ScanPass(parsing: bad), bad) { error in
                 XCTAssertEqual((error as? ScanError)?.code, .unknownPass, bad)
             }
@@ -25,7 +25,7 @@ final class ScanPassTests: XCTestCase {
         let code = try XCTUnwrap((schema["$defs"] as? [String: Any])?["code"] as? [String: Any])
         let pattern = try XCTUnwrap(((code["properties"] as? [String: Any])?["pass"] as? [String: Any])?["pattern"] as? String)
         let regex = try NSRegularExpression(pattern: pattern)
-        var names = Set(["rotate--15", "upscale-2+pad-10", "downscale-2+sparse+across-bars"])
+        var names = Set(["rotate--15", "upscale-2+pad-10", "downscale-2+sparse+across-bars", "downscale-1.5+sparse"])
         for formats in [BarcodeFormat.standard, [.qr], [.code39, .code32], [.ean13]] {
             for (w, h) in [(40, 30), (120, 100), (400, 120), (640, 480), (1280, 720), (4000, 3000)] {
                 names.formUnion(BarcodeReader.plan(width: w, height: h, formats: formats).map(\.description))
