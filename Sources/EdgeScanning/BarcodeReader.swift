@@ -192,7 +192,8 @@ public final class BarcodeReader {
     /// `narrowRun` is the image's `ModuleEstimate`, when known.
     ///
     /// Decisions, from measurements on the development photographs (Benchmarks/):
-    /// - codes with large modules are read at half size first;
+    /// - codes with large modules are read at half size first, QR codes with 4-5 px modules at
+    ///   two thirds;
     /// - a sparse scan (every second line) comes before the full one on all but small images;
     /// - without QR, that first pass scans only the lines across the bars (`acrossBars`);
     /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
@@ -219,6 +220,16 @@ public final class BarcodeReader {
         if shrink == 1, let narrowRun, narrowRun >= 6 {
             passes.append(ScanPass(hasQR ? [.downscale(2), .sparse] : [.downscale(2), .sparse, .acrossBars]))
         }
+        // Modules of 4-5 px are 2.7-3.3 px at two thirds, where the sparse scan costs 44% of the
+        // full-size one: zbar's QR finder needs about every second line through a finder's
+        // centre at any module size (its clusters want lines in proportion to the finder's
+        // width), so a coarser density cannot do this, only fewer pixels can. Measured on the
+        // development photos with such modules that the sparse pass reads (issue #15): it read
+        // 14 of 17, in about half the time; the other 3 (read by the sparse pass after it) took
+        // 1.4-2 times as long. Below 4 px it missed most: 2 px is too few for zbar's edges.
+        if shrink == 1, hasQR, min(width, height) >= 150, let narrowRun, (4...5).contains(narrowRun) {
+            passes.append(ScanPass([.downscaleThreeHalves, .sparse]))
+        }
         // A clean label (what `edge scan` mostly sees) is read at half the cost scanning every
         // second line; zbar's time is mostly its per-pixel scan (SCN-12). Small images start
         // with the full scan: on the development photos the sparse pass read 11 of the 12 QR
@@ -228,15 +239,6 @@ public final class BarcodeReader {
         // every third one from a 48 px short side (16 lines): bars are tall. On the 1D photos
         // with a short side under 150 px it read the 9 the full-density pass read first, in
         // 1.7-6.7 times less time, and two more (ean13-1/20, ean13-1/29) that pass missed.
-        // Modules of 4-5 px are 2.7-3.3 px at two thirds, where the sparse scan costs 44% of the
-        // full-size one: zbar's QR finder needs about every second line through a finder's
-        // centre at any module size (its clusters want lines in proportion to the finder's
-        // width), so a coarser density cannot do this, only fewer pixels can. Measured on the
-        // development photos with such modules that the sparse pass reads (issue #15): it read
-        // 14 of 17 (the sparse pass after it reads the other 3).
-        if shrink == 1, hasQR, min(width, height) >= 150, let narrowRun, (4...5).contains(narrowRun) {
-            passes.append(ScanPass([.downscaleThreeHalves, .sparse]))
-        }
         if shrink == 1 && hasQR && min(width, height) >= 150 {
             passes.append(ScanPass([.sparse]))
         } else if shrink == 1 && !hasQR {
