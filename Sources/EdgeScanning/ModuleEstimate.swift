@@ -36,9 +36,14 @@ enum ModuleEstimate {
                     count(UnsafeBufferPointer(rebasing: view.pixels[(y * stride)..<(y * stride + w)]), runs: runs, into: histogram)
                 }
                 gathered.withUnsafeMutableBufferPointer { gathered in
+                    guard let source = view.pixels.baseAddress, let target = gathered.baseAddress else { return }
                     for y in 0..<h {
-                        let row = y * stride
-                        for c in 0..<columns { gathered[c * h + y] = view.pixels[row + c * 8] }
+                        let row = source + y * stride
+                        var into = target + y
+                        for c in 0..<columns {
+                            into.pointee = row[c &* 8]
+                            into += h
+                        }
                     }
                     for c in 0..<columns {
                         count(UnsafeBufferPointer(rebasing: gathered[(c * h)..<(c * h + h)]), runs: runs, into: histogram)
@@ -60,28 +65,69 @@ enum ModuleEstimate {
     }
 
     /// Adds the whole runs of one line to `histogram`; `runs` is scratch space as long as the line.
+    ///
+    /// Every QR read runs the estimate three times (the plan, and twice in the nested-code gate),
+    /// so the colour changes are found 16 pixels at a time: a vector compare with the pixel
+    /// before each, turned into a 16-bit mask whose set bits are the changes (most blocks of a
+    /// code hold a few, most of a background none).
     private static func count(_ line: UnsafeBufferPointer<UInt8>, runs: UnsafeMutableBufferPointer<Int>,
                               into histogram: UnsafeMutableBufferPointer<Int>) {
-        guard line.count >= 8 else { return }
-        var low = line[0], high = line[0]
-        for v in line { low = min(low, v); high = max(high, v) }
+        guard line.count >= 8, let base = line.baseAddress else { return }
+        let length = line.count
+        var lowest = SIMD16<UInt8>(repeating: .max), highest = SIMD16<UInt8>(repeating: 0)
+        var i = 0
+        while i + 16 <= length {
+            let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            lowest = pointwiseMin(lowest, v)
+            highest = pointwiseMax(highest, v)
+            i += 16
+        }
+        var low = lowest.min(), high = highest.max()
+        while i < length {
+            low = min(low, base[i])
+            high = max(high, base[i])
+            i += 1
+        }
         guard Int(high) - Int(low) >= 48 else { return }
-        let middle = (Int(high) + Int(low) + 1) / 2
-        var dark = Int(line[0]) < middle
+        let middle = UInt8((Int(high) + Int(low) + 1) / 2)
         var lastChange = -1
         var n = 0
-        for i in 1..<line.count {
-            let d = Int(line[i]) < middle
-            guard d != dark else { continue }
-            dark = d
+        @inline(__always) func change(at position: Int) {
             if lastChange >= 0 {
-                runs[n] = min(i - lastChange, longestCounted)
+                runs[n] = min(position - lastChange, longestCounted)
                 n += 1
             }
-            lastChange = i
+            lastChange = position
+        }
+        let threshold = SIMD16<UInt8>(repeating: middle)
+        i = 1
+        while i + 16 <= length {
+            let current = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let previous = UnsafeRawPointer(base + i - 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            let changes = (current .< threshold) .^ (previous .< threshold)
+            if any(changes) {
+                var bits = changeBits(changes)
+                while bits != 0 {
+                    change(at: i + bits.trailingZeroBitCount)
+                    bits &= bits &- 1
+                }
+            }
+            i += 16
+        }
+        while i < length {
+            if (base[i] < middle) != (base[i - 1] < middle) { change(at: i) }
+            i += 1
         }
         // Fewer than 6 changes is an edge or a line of text, not a code.
         guard n >= 5 else { return }
         for run in runs[..<n] { histogram[run] += 1 }
+    }
+
+    /// Lane k of `mask` as bit k.
+    @inline(__always)
+    private static func changeBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
+        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let set = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: mask)
+        return UInt16(set.lowHalf.wrappedSum()) | UInt16(set.highHalf.wrappedSum()) << 8
     }
 }

@@ -1,5 +1,6 @@
 import EdgeImaging
 @testable import EdgeScanning
+import EdgeTestSupport
 import XCTest
 
 final class ModuleEstimateTests: XCTestCase {
@@ -38,5 +39,30 @@ extension ModuleEstimateTests {
         var turned = GrayImage(width: qr.height, height: qr.width)
         for y in 0..<qr.height { for x in 0..<qr.width { turned[y, x] = qr[x, y] } }
         XCTAssertEqual(turned.withView { ModuleEstimate.runLengths(in: $0) }, packed)
+    }
+
+    /// The colour changes are found 16 pixels at a time: the runs are the same wherever they
+    /// fall in those blocks and whatever the line's length, against a pixel-by-pixel count.
+    func testRunsMatchAPixelByPixelCountAtEveryLength() {
+        var random = SplitMix64(seed: 15)
+        for width in 8...200 {
+            var row: [UInt8] = []
+            var dark = Bool.random(using: &random)
+            while row.count < width {
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    row.append(dark ? UInt8.random(in: 0...60, using: &random) : UInt8.random(in: 180...255, using: &random))
+                }
+                dark.toggle()
+            }
+            row = Array(row.prefix(width))
+            var expected = [Int](repeating: 0, count: ModuleEstimate.longestCounted + 1)
+            let middle = (Int(row.max() ?? 0) + Int(row.min() ?? 0) + 1) / 2
+            let changes = (1..<width).filter { (Int(row[$0]) < middle) != (Int(row[$0 - 1]) < middle) }
+            if changes.count >= 6 {
+                for (a, b) in zip(changes, changes.dropFirst()) { expected[min(b - a, ModuleEstimate.longestCounted)] += 1 }
+            }
+            let counted = GrayImage(width: width, height: 1, pixels: row).withView { ModuleEstimate.runLengths(in: $0) }
+            XCTAssertEqual(counted, expected.reduce(0, +) >= 20 ? expected : nil, "width \(width)")
+        }
     }
 }
