@@ -194,7 +194,7 @@ public final class BarcodeReader {
     /// Decisions, from measurements on the development photographs (Benchmarks/):
     /// - codes with large modules are read at half size first, QR codes with 4-5 px modules at
     ///   two thirds;
-    /// - a sparse scan (every second line) comes before the full one on all but small images;
+    /// - a sparse scan (every second line) comes before the full one on all but tiny images;
     /// - without QR, that first pass scans only the lines across the bars (`acrossBars`);
     /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
     ///   noise at full resolution breaks its edge detector), then at full size;
@@ -231,15 +231,18 @@ public final class BarcodeReader {
             passes.append(ScanPass([.downscaleThreeHalves, .sparse]))
         }
         // A clean label (what `edge scan` mostly sees) is read at half the cost scanning every
-        // second line; zbar's time is mostly its per-pixel scan (SCN-12). Small images start
-        // with the full scan: on the development photos the sparse pass read 11 of the 12 QR
-        // photos with a short side of 150-199 px that the full one reads, but only 11 of 17
-        // below that. Without QR (whose finder patterns need rows and columns) the first pass
-        // scans only the lines that cross the bars, when the image shows which (`acrossBars`),
-        // every third one from a 48 px short side (16 lines): bars are tall. On the 1D photos
-        // with a short side under 150 px it read the 9 the full-density pass read first, in
-        // 1.7-6.7 times less time, and two more (ean13-1/20, ean13-1/29) that pass missed.
-        if shrink == 1 && hasQR && min(width, height) >= 150 {
+        // second line; zbar's time is mostly its per-pixel scan (SCN-12). From a 48 px short
+        // side: on the development photos the sparse pass read 11 of the 12 QR photos with a
+        // short side of 150-199 px that the full one reads, and 11 of 17 below that; there a
+        // miss costs little (zbar finds too few finder lines to start decoding: 0.07-0.28 ms)
+        // beside what a read saves (0.04-0.42 ms), 1.1 ms less over those 17 photos (issue #15;
+        // small images used to start with the full scan). Without QR (whose finder patterns need
+        // rows and columns) the first pass scans only the lines that cross the bars, when the
+        // image shows which (`acrossBars`), every third one from a 48 px short side (16 lines):
+        // bars are tall. On the 1D photos with a short side under 150 px it read the 9 the
+        // full-density pass read first, in 1.7-6.7 times less time, and two more (ean13-1/20,
+        // ean13-1/29) that pass missed.
+        if shrink == 1 && hasQR && min(width, height) >= 48 {
             passes.append(ScanPass([.sparse]))
         } else if shrink == 1 && !hasQR {
             passes.append(ScanPass(min(width, height) >= 48 ? [.sparse, .acrossBars] : [.acrossBars]))

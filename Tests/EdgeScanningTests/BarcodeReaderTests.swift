@@ -202,8 +202,8 @@ final class BarcodeReaderTests: XCTestCase {
     func testPlanPutsCheapPassesFirstAndRotationsOnlyForLinearFormats() {
         let qr = BarcodeReader.plan(width: 640, height: 480, formats: [.qr])
         XCTAssertEqual(Array(qr.prefix(2)), [ScanPass([.sparse]), .plain])
-        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 149, formats: [.qr]).first, .plain, "small images start with the full scan")
-        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 150, formats: [.qr]).first, ScanPass([.sparse]))
+        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 47, formats: [.qr]).first, .plain, "tiny images start with the full scan")
+        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 48, formats: [.qr]).first, ScanPass([.sparse]))
         // Without QR the first pass scans only across the bars, sparsely when the image is large enough.
         XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
         XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 120, formats: [.code39]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
@@ -217,7 +217,7 @@ final class BarcodeReaderTests: XCTestCase {
                            [ScanPass([.downscaleThreeHalves, .sparse]), ScanPass([.sparse])])
         }
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 3).first, ScanPass([.sparse]))
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 149, formats: [.qr], narrowRun: 5).first, .plain)
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 149, formats: [.qr], narrowRun: 5).first, ScanPass([.sparse]), "not below 150 px")
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 5).first, ScanPass([.sparse, .acrossBars]))
         XCTAssertFalse(qr.contains { $0.steps.contains { if case .rotate = $0 { true } else { false } } })
         let all = BarcodeReader.plan(width: 640, height: 480, formats: Set(BarcodeFormat.allCases))
