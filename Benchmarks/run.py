@@ -2,6 +2,7 @@
 """Benchmark: edge side by side with zbarimg and zxing-cpp, in one run (spec SCN-11, SCN-12).
 
     python3 Benchmarks/run.py [--quick] [--json FILE] [--photos DIR] [--no-build] [--sections 1,2,...]
+                              [--baseline EARLIER_EDGE_BENCH]
 
 It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_SCRATCH, else
 .build), then measures:
@@ -194,20 +195,25 @@ def zbar_passes(sym, out, expected):
     return ("\n" + out).find("\n" + expected + "\n") >= 0
 
 
-def photos_section(bench, photos, quick):
+def photos_section(bench, photos, quick, baseline=None):
     tests = load_tests(photos)
     say(f"\n== 1. Photos: {photos} ({len(tests)} tests, one symbology per folder) ==")
     edge = EdgePhotos(bench, photos)
+    # An earlier edge-bench (--baseline), timed on each photo right after this one, under the same load.
+    base = EdgePhotos(baseline, photos) if baseline else None
     min_runs, max_runs = (1, 3) if quick else (3, 15)
     rows = []
     for test in tests:
         folder, sym, name, images, expected = test
         e_texts, e_ms, e_err, z_texts, z_ms, b_out, b_ms = [], 0.0, None, [], 0.0, [], 0.0
+        base_ms = 0.0
         for img in images:
             rec = edge.read(f"{folder}/{img.name}")
             e_err = e_err or rec.get("error")
             e_texts.append(rec.get("texts", []))
             e_ms += rec.get("ms", 0.0)
+            if base:
+                base_ms += base.read(f"{folder}/{img.name}").get("ms", 0.0)
             gray = to_gray(Image.open(img))
             ms, res, _ = median_ms(lambda: zxingcpp.read_barcodes(gray, formats=ZX[sym], text_mode=zxingcpp.TextMode.Plain),
                                    min_runs, max_runs)
@@ -224,8 +230,11 @@ def photos_section(bench, photos, quick):
             b_ok = zbar_passes(sym, b_out[0], expected)
         rows.append(dict(folder=folder, test=f"{folder}/{name}", expected=expected, edge=e_ok, zbarimg=b_ok,
                          zxing=z_ok, edge_texts=e_all, zxing_texts=z_all, zbarimg_out=b_out, edge_error=e_err,
-                         edge_ms=None if e_err else e_ms, zxing_ms=z_ms, zbarimg_ms=b_ms))
+                         edge_ms=None if e_err else e_ms, zxing_ms=z_ms, zbarimg_ms=b_ms,
+                         baseline_ms=base_ms if base else None))
     edge.close()
+    if base:
+        base.close()
 
     def line(label, rs):
         n = lambda k: sum(r[k] for r in rs)
@@ -248,6 +257,11 @@ def photos_section(bench, photos, quick):
     say("counts = tests read; ms = median per test of in-process decode time (loading excluded);\n"
         "ratio = edge ms / zxing ms (<1: edge faster); zbar proc = median whole zbarimg process ms.\n"
         "qrcode-7 is one test: its four images' texts joined in file order must equal 01.txt (all decoders).")
+    if base:
+        bm = statistics.median([r["baseline_ms"] for r in rows if r["edge_ms"] is not None])
+        total["baseline_median_ms"], total["ratio_baseline_zxing"] = bm, ratio(bm, total["zxing_median_ms"])
+        say(f"baseline {baseline}: median {fmt(bm)} ms over the tests edge read, ratio to zxing-cpp "
+            f"{fmt(total['ratio_baseline_zxing'])} (edge: {fmt(total['ratio_edge_zxing'])}), same run, same photos")
 
     misses = [r for r in rows if not r["edge"]]
     say(f"\nedge misses ({len(misses)}):")
@@ -651,6 +665,8 @@ def main():
                     help="photo set (default: ../shared/data/photos from the package root)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already built")
     ap.add_argument("--sections", default="1,2,3,4,5,6", help="which sections to run (default: all)")
+    ap.add_argument("--baseline", metavar="BIN", help="section 1: also time this earlier edge-bench on every photo, "
+                    "right after edge, and print its median and ratio (a change measured under the same load)")
     args = ap.parse_args()
     missing = [t for t in ("zbarimg", "qrencode", "zint") if not shutil.which(t)]
     if missing:
@@ -668,7 +684,7 @@ def main():
         f"{env['machine']} x{env['cpus']}, zbarimg {zbar_version}, zxing-cpp {env['zxing_cpp']}, Pillow {env['pillow']}")
 
     sections = {int(x) for x in args.sections.split(",") if x.strip()}
-    photos = photos_section(bench, Path(args.photos), args.quick) if 1 in sections else None
+    photos = photos_section(bench, Path(args.photos), args.quick, args.baseline) if 1 in sections else None
     section2 = frames_section(bench, args.quick) if 2 in sections else dict(frames=[], sequences=[])
     frames = section2["frames"]
     process = process_section(edge_bin, args.quick) if 3 in sections else []
