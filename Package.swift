@@ -116,6 +116,9 @@ let package = Package(
                 resources: [.embedInCode("Assets/kiosk.js"), .embedInCode("Assets/kiosk.css"), .embedInCode("Assets/layout.mustache"),
                             .embedInCode("Assets/dock.mustache"), .embedInCode("Assets/clinic.mustache"), .embedInCode("Assets/status.mustache"),
                             .embedInCode("Assets/login.mustache")]),
+        // The whole station by its role (issue #27): buildStation chooses the capabilities and
+        // gives them to buildAgent's one service group. `edge run` and the tests call it.
+        .target(name: "EdgeStation", dependencies: ["EdgeCore", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk"]),
         .target(name: "EdgeStandin", dependencies: ["EdgeCore", "EdgeContract", "EdgeCrypto",
                                                     .product(name: "Hummingbird", package: "hummingbird"),
                                                     .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -131,7 +134,7 @@ let package = Package(
         // The one executable.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
-            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk",
+            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk", "EdgeStation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -177,12 +180,12 @@ let package = Package(
                                                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EdgeCaptureTests", dependencies: ["EdgeCore", "EdgeCapture", "EdgeImaging", "EdgeScanning", "EdgeTestSupport"]),
         // Enrollment and receiving over real HTTP to the stand-in on 127.0.0.1 (swtpm for the TPM cases).
-        .testTarget(name: "EdgeEnrollmentTests", dependencies: ["EdgeEnrollment", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeVault", "EdgeStore",
+        .testTarget(name: "EdgeEnrollmentTests", dependencies: ["EdgeEnrollment", "EdgeAgent", "EdgeStation", "EdgeCore", "EdgeCrypto", "EdgeVault", "EdgeStore",
                                                                 "EdgeSync", "EdgeHTTP", "EdgeContract", "EdgePayloads", "EdgeStandin", "EdgeTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift"),
                                                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                                 .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "EdgeReceivingTests", dependencies: ["EdgeReceiving", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStore", "EdgeSync",
+        .testTarget(name: "EdgeReceivingTests", dependencies: ["EdgeReceiving", "EdgeAgent", "EdgeStation", "EdgeCore", "EdgeCrypto", "EdgeStore", "EdgeSync",
                                                                "EdgeHTTP", "EdgeContract", "EdgePayloads", "EdgeImaging", "EdgeCapture", "EdgePush",
                                                                "EdgeStandin", "EdgeTestSupport",
                                                                .product(name: "GRDB", package: "GRDB.swift"),
@@ -190,7 +193,7 @@ let package = Package(
                                                                .product(name: "Logging", package: "swift-log")]),
         // The kiosk's HTTP surface in process (CSRF, CSP, SSE resume, the API against models/kiosk-api.openapi.json);
         // the browser tests (Tests/Browser, Playwright + Debian's chromium) drive `edge run` itself.
-        .testTarget(name: "EdgeKioskTests", dependencies: ["EdgeKiosk", "EdgeAgent", "EdgeCore", "EdgeStandin", "EdgeTestSupport", "EdgeEnrollment",
+        .testTarget(name: "EdgeKioskTests", dependencies: ["EdgeKiosk", "EdgeAgent", "EdgeStation", "EdgeCore", "EdgeStandin", "EdgeTestSupport", "EdgeEnrollment",
                                                            "EdgeReceiving", "EdgeStore", "EdgeContract", "EdgeImaging",
                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                            .product(name: "Logging", package: "swift-log")]),

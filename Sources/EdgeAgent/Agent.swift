@@ -31,21 +31,16 @@ public struct AgentDependencies: Sendable {
     /// SIGTERM/SIGINT shut the group down gracefully and SIGHUP reloads (`edge run`); tests
     /// leave the signals alone and call `shutdown()` / `reload`.
     public var handleSignals = false
-    /// Later capabilities (enrollment, receiving, the local web UI) add their services here.
-    public var capabilities: [any AgentCapability] = []
+    /// What the station's role turns on (enrollment, receiving, the local web UI), in the order
+    /// they are given their context; `buildStation` chooses them, tests may add their own.
+    public var capabilities: [any StationCapability] = []
 
     public init() {}
 }
 
-/// A capability that plugs into the agent (AGT-1, AGT-5): registers its routes and returns the
-/// services it runs.
-public protocol AgentCapability: Sendable {
-    var name: String { get }
-    func register(in agent: Agent) throws -> [any Service]
-}
-
-/// Builds the station (AGT-1): opens the store, the vault and the metrics, and composes every
-/// long-running part as a `Service` in one `ServiceGroup`. The seam `edge run` and tests call.
+/// Builds the station (AGT-1): opens the store, the vault and the metrics, gives each capability
+/// its context, and composes every long-running part as a `Service` in one `ServiceGroup`. The
+/// seam `edge run` (through `buildStation`) and tests call.
 ///
 /// Only a database that cannot be opened stops the build: without it nothing can be kept. A
 /// part that cannot start (no camera, no backend, no vault secret, no TPM) is reported in the
@@ -62,27 +57,29 @@ public final class Agent: Sendable {
     public let router = ChangeRouter()
     /// Where a capability decides what a rejected credential of its own means (ENR-10).
     public let rejections = CredentialRejectionRouter()
+    /// Facts after commit (scans, lookups, enrollment changes), for screens and capabilities.
+    public let facts = StationFacts()
     public let outbox: Outbox
     public let events: ScanEventLog
     /// nil when the vault could not be opened at start (status says why).
     public let vault: StationVault?
     public let logger: Logger
-    /// How long a part that cannot start waits before it is tried again.
-    public let retryInterval: Duration
-    private let configurationState: Mutex<StationConfiguration>
+    /// What capabilities were given (the same for all).
+    public let context: StationContext
+    private let configurationState: Locked<StationConfiguration>
     private let cameras: CameraSupervisor
     private let pullWake = WakeSignal()
     private let group: ServiceGroup
     private let pushRelay = Locked<PushRelay?>(nil)
 
-    public var configuration: StationConfiguration { configurationState.withLock { $0 } }
+    public var configuration: StationConfiguration { configurationState.get() }
 
     init(configuration: StationConfiguration, dependencies: AgentDependencies) throws(AgentPartError) {
         let logger = dependencies.logger
         self.logger = logger
-        retryInterval = dependencies.retryInterval
         paths = StationPaths.resolve(configuration, environment: dependencies.environment)
-        configurationState = Mutex(configuration)
+        let configurationState = Locked(configuration)
+        self.configurationState = configurationState
         try paths.createStateDirectory()
         let database: EdgeDatabase
         do {
@@ -94,6 +91,7 @@ public final class Agent: Sendable {
         events = ScanEventLog(database: database)
 
         let station = configuration.station
+        let startedAt = Date().timeIntervalSince1970
         var openedVault: StationVault?
         do {
             setenv("TSS2_LOG", "all+NONE", 0)
@@ -125,27 +123,39 @@ public final class Agent: Sendable {
         let makeSource = dependencies.makeFrameSource
         cameras = CameraSupervisor(cameras: station.cameras, context: Self.cameraContext(configuration),
                                    recorder: ScanEventRecorder(outbox: outbox, hashKey: hashKey), metrics: metrics, state: state,
-                                   logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
+                                   facts: facts, logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
                                    makeSource: { camera in makeSource(camera, models) })
-        // ServiceGroup shuts services down one by one in reverse order, so the list runs from
-        // what must stop last (the status file, which records the stop) to what must stop first
-        // (the cameras: no new events once shutdown begins), then the systemd notifier (its
-        // STOPPING=1 goes out first of all).
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vault: openedVault, logger: logger,
+                                 router: router, rejections: rejections, facts: facts, startedAt: startedAt,
+                                 configurationState: configurationState, retryInterval: dependencies.retryInterval, cameras: cameras,
+                                 wakeRelay: { [pushRelay] in pushRelay.withLock { $0 }?.wake() })
 
-        services.append(.init(service: QueueMonitorService(outbox: outbox, metrics: metrics)))
-        services.append(.init(service: AgentStatusService(path: paths.agentStatusFile, state: state,
-                                                          base: AgentStatusFile(pid: getpid(), running: true, startedAt: Date().timeIntervalSince1970,
-                                                                                updatedAt: 0, configuration: configuration.path,
-                                                                                vaultBackend: openedVault?.backend,
-                                                                                vaultReason: openedVault?.backendReason,
-                                                                                vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
-                                                                                vaultWarning: openedVault?.tpmRefusal,
-                                                                                snapshot: AgentState.Snapshot()))))
+        // The shutdown order (issue #27 item 2). ServiceGroup starts the services in this order
+        // and stops them one at a time in reverse, each finished before the next is told, so the
+        // list runs from what must stop last to what must stop first:
+        //   store side:  status file (records the stop), queue monitor, metrics;
+        //   senders:     push relay, outbox sender, puller, then the capabilities' senders;
+        //   inputs:      the cameras, then the capabilities' inputs (the kiosk), SIGHUP;
+        //   systemd:     STOPPING=1 goes out before anything stops.
+        // So at SIGTERM: STOPPING=1, no new input (frames, screens), the senders finish what is in
+        // flight, and the database is the last thing written. `AgentTests` asserts it.
+        var storeSide: [any Service] = []
+        var senders: [any Service] = []
+        var inputs: [any Service] = [cameras]
+
+        storeSide.append(QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts))
+        storeSide.insert(AgentStatusService(path: paths.agentStatusFile, state: state,
+                                            base: AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt,
+                                                                  updatedAt: 0, configuration: configuration.path,
+                                                                  vaultBackend: openedVault?.backend,
+                                                                  vaultReason: openedVault?.backendReason,
+                                                                  vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
+                                                                  vaultWarning: openedVault?.tpmRefusal,
+                                                                  snapshot: AgentState.Snapshot())), at: 0)
         if let address = station.metrics.flatMap(MetricsAddress.init) {
-            services.append(.init(service: Self.supervised("metrics", dependencies, state, logger) { [metrics, logger, state] in
+            storeSide.append(context.supervised("metrics") { [metrics, logger, state] in
                 MetricsServer(address: address, metrics: metrics, logger: logger, state: state)
-            }))
+            })
         }
         // Push first: the sync parts route pulled notifications and delivered GRNs to it.
         if let push = configuration.push {
@@ -154,12 +164,12 @@ public final class Agent: Sendable {
                 StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router) { [metrics] report in
                     metrics.recordPushIntake(report)
                 }
-                services.append(.init(service: Self.supervised("push", dependencies, state, logger) { [vault = openedVault, metrics, logger, pushRelay] in
+                senders.append(context.supervised("push") { [vault = openedVault, metrics, logger, pushRelay] in
                     guard let vault else { throw AgentPartError(.vaultUnavailable, "the vault could not be opened; see the vault part") }
                     let parts = try StationParts.pushRelay(settings: push, store: store, vault: vault)
                     pushRelay.withLock { $0 = parts.relay }
                     return PushRelayService(parts: parts, metrics: metrics, logger: logger)
-                }))
+                })
             } catch {
                 state.setPart("push", .failed, reason: "push.station_zone: \(error.message)")
             }
@@ -171,7 +181,7 @@ public final class Agent: Sendable {
             let outbox = self.outbox
             let router = self.router
             let rejections = self.rejections
-            services.append(.init(service: Self.supervised("sender", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, logger] in
+            senders.append(context.supervised("sender") { [vault = openedVault, metrics, pullWake, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
                 let lock: SenderLock
                 do throws(SyncError) {
@@ -183,51 +193,51 @@ public final class Agent: Sendable {
                 return SenderService(sender: StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync,
                                                                  identity: identity, router: router, rejections: rejections, logger: logger),
                                      transport: transport, metrics: metrics, pull: pullWake, lock: lock)
-            }))
-            services.append(.init(service: Self.supervised("puller", dependencies, state, logger) { [vault = openedVault, metrics, pullWake, state, logger] in
+            })
+            senders.append(context.supervised("puller") { [vault = openedVault, metrics, pullWake, state, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
                 return PullService(outbox: outbox, transport: try Self.transport(sync), tokens: tokens, settings: sync, identity: identity,
                                    router: router, interval: .seconds(station.pullInterval), wake: pullWake, metrics: metrics,
                                    state: state, logger: logger)
-            }))
+            })
         } else {
             state.setPart("sender", .stopped, reason: "not configured (no sync section)")
             state.setPart("puller", .stopped, reason: "not configured (no sync section)")
         }
 
-        services.append(.init(service: cameras))
-        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
+        // Every capability gets its context before the group exists, so its services take their
+        // place in the order above and its subscriptions are open before the first frame.
+        for capability in dependencies.capabilities {
+            do {
+                let contributed = try capability.contribute(to: context)
+                senders.append(contentsOf: contributed.senders)
+                inputs.append(contentsOf: contributed.inputs)
+            } catch {
+                let reason = "\(error)"
+                logger.error("capability not started", metadata: ["event": "part.failed", "part": "\(capability.name)", "reason": "\(reason)"])
+                state.setPart(capability.name, .failed, reason: reason)
+            }
+        }
+        var hangups: HangupService?
+        if dependencies.handleSignals { hangups = HangupService() }
+        if let hangups { inputs.append(hangups) }
+        let systemd = SystemdService(notifier: SystemdNotifier(environment: dependencies.environment),
+                                     watchdog: SystemdNotifier.watchdogInterval(environment: dependencies.environment))
+        var groupConfiguration = ServiceGroupConfiguration(services: (storeSide + senders + inputs + [systemd]).map { .init(service: $0) },
+                                                           logger: logger)
         if dependencies.handleSignals {
             groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         }
-        // Built last of the parts so that READY=1 follows the store, vault and every service.
-        groupConfiguration.services.append(.init(service: SystemdService(notifier: SystemdNotifier(environment: dependencies.environment),
-                                                                         watchdog: SystemdNotifier.watchdogInterval(environment: dependencies.environment))))
         group = ServiceGroup(configuration: groupConfiguration)
-        state.update { $0.configurationLoadedAt = Date().timeIntervalSince1970 }
-        if dependencies.handleSignals {
-            let hangups = HangupService(agent: self)
-            hangupService.withLock { $0 = hangups }
-        }
-        for capability in dependencies.capabilities {
-            do {
-                let added = try capability.register(in: self)
-                pendingServices.withLock { $0.append(contentsOf: added) }
-            } catch {
-                state.setPart(capability.name, .failed, reason: "\(error)")
-            }
-        }
+        state.update { $0.configurationLoadedAt = startedAt }
+        hangups?.agent.set(self)
     }
-
-    private let hangupService = Locked<HangupService?>(nil)
-    private let pendingServices = Locked<[any Service]>([])
 
     /// Runs every part until graceful shutdown (SIGTERM/SIGINT with `handleSignals`, or
     /// `shutdown()`); returns when all of them have stopped.
     public func run() async throws {
-        for service in pendingServices.withLock({ $0 }) { await group.addServiceUnlessShutdown(service) }
-        if let hangups = hangupService.withLock({ $0 }) { await group.addServiceUnlessShutdown(hangups) }
         logger.info("agent started", metadata: ["event": "agent.started", "database": "\(paths.database)", "cameras": "\(configuration.station.cameras.count)"])
+        defer { facts.finish() }
         try await group.run()
         logger.info("agent stopped", metadata: ["event": "agent.stopped"])
     }
@@ -240,18 +250,13 @@ public final class Agent: Sendable {
     /// Pull now (and at the interval as before).
     public func wakePuller() { pullWake.wake() }
 
-    /// Every read the cameras record, with its text (in memory; the kiosk's clinic screen).
-    public func onCameraRead(_ listener: @escaping @Sendable (CameraSupervisor.CameraRead) -> Void) {
-        cameras.onRead(listener)
-    }
-
     /// The next frame of a configured camera (photo evidence from the kiosk, UI-2).
     public func still(camera: String, timeout: Duration = .seconds(5)) async throws -> GrayImage {
         try await cameras.still(camera: camera, timeout: timeout)
     }
 
     /// Wakes the push relay, e.g. after a capability queued a notification.
-    public func wakePushRelay() { pushRelay.withLock { $0 }?.wake() }
+    public func wakePushRelay() { context.wakePushRelay() }
 
     /// SIGHUP (AGT-2): applies a new configuration. Cameras, payload classes, sponsors, the
     /// scan-event policy and the repeat gap change live (an unchanged camera keeps streaming);
@@ -269,7 +274,7 @@ public final class Agent: Sendable {
         if old.station.pullInterval != new.station.pullInterval { pending.append("station.pull_interval") }
         if old.cameraModels != new.cameraModels { pending.append("cameras") }
         if old.scanning != new.scanning { pending.append("scanning") }
-        configurationState.withLock { $0 = new }
+        configurationState.set(new)
         await cameras.apply(cameras: new.station.cameras, context: Self.cameraContext(new))
         state.update {
             $0.restartPending = pending
@@ -293,20 +298,6 @@ public final class Agent: Sendable {
             logger.error("configuration refused; the running one stays", metadata: ["event": "agent.reload_refused", "reason": "\(error.message)"])
             throw error
         }
-    }
-
-    /// A capability's part supervised like the agent's own (AGT-1): when it cannot start or ends
-    /// with an error, the reason goes to the state and the log and it is tried again, while every
-    /// other part keeps running (a failing kiosk must not stop the cameras).
-    public func supervised(_ name: String, _ make: @escaping @Sendable () async throws -> any Service) -> any Service {
-        state.setPart(name, .starting)
-        return SupervisedService(name: name, state: state, logger: logger, retryInterval: retryInterval, make: make)
-    }
-
-    private static func supervised(_ name: String, _ dependencies: AgentDependencies, _ state: AgentState, _ logger: Logger,
-                                   _ make: @escaping @Sendable () async throws -> any Service) -> SupervisedService {
-        state.setPart(name, .starting)
-        return SupervisedService(name: name, state: state, logger: logger, retryInterval: dependencies.retryInterval, make: make)
     }
 
     static func cameraContext(_ configuration: StationConfiguration) -> CameraSupervisor.Context {
@@ -335,30 +326,51 @@ public final class Agent: Sendable {
 }
 
 /// SIGHUP → reload from the file (AGT-2).
+/// Made before the agent it reloads, which is set once the agent exists (weakly: the group
+/// that holds this service belongs to the agent).
 struct HangupService: Service {
-    let agent: Agent
+    let agent = WeakAgent()
 
     func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         try await cancelWhenGracefulShutdown {
             for await _ in hangups {
-                try? await agent.reloadFromFile()
+                try? await agent.get()?.reloadFromFile()
             }
         }
     }
 }
 
-/// Outbox depth, oldest age and holds into the metrics every 5 seconds (AGT-7).
+final class WeakAgent: Sendable {
+    private let agent = Locked<WeakBox>(WeakBox())
+    private struct WeakBox { weak var agent: Agent? }
+    func set(_ value: Agent) { agent.withLock { $0.agent = value } }
+    func get() -> Agent? { agent.withLock { $0.agent } }
+}
+
+/// Outbox depth, oldest age and holds into the metrics every 5 seconds (AGT-7), and the depth to
+/// the fact stream when it changed (screens show it without asking the database).
 struct QueueMonitorService: Service {
     let outbox: Outbox
     let metrics: AgentMetrics
+    let facts: StationFacts
 
     func run() async throws {
+        var last: QueueChanged?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             if let status = try? outbox.status() {
                 metrics.setOutbox(depth: status.depth, oldestAge: status.oldestEntryAge, heldCredentials: status.holds.count)
+                let now = QueueChanged(depth: status.depth, held: status.holds.count)
+                if now != last { facts.publish(now) }
+                last = now
             }
             await Task.sleepUnlessShuttingDown(for: .seconds(5))
         }
     }
+}
+
+/// The outbox's depth and held credentials changed (told by the queue monitor).
+public struct QueueChanged: StationFact, Equatable {
+    public let depth: Int
+    public let held: Int
 }

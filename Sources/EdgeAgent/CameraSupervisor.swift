@@ -32,17 +32,18 @@ public final class CameraSupervisor: Service, Sendable {
     /// Stills asked for (the kiosk's photo evidence, UI-2), per camera name: the next frame
     /// that camera's loop takes is copied to each of them.
     private let stills = Mutex<[String: [Still]]>([:])
-    /// Told of every recorded read with its decoded text, in memory only (the kiosk's clinic
-    /// screen takes a linking code held to the camera this way: the database keeps it masked).
-    private let readers = Locked<[@Sendable (CameraRead) -> Void]>([])
+    /// Told of every recorded read with its decoded text, after its commit (`ScanRecorded`), and
+    /// of every camera going up or down (`CameraStateChanged`).
+    private let facts: StationFacts
 
     public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
-                logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
+                facts: StationFacts, logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
                 makeSource: @escaping @Sendable (StationCamera) -> any FrameSource) {
         self.recorder = recorder
         self.makeSource = makeSource
         self.metrics = metrics
         self.state = state
+        self.facts = facts
         self.logger = logger
         self.context = Mutex(context)
         self.wanted = Mutex(cameras)
@@ -57,19 +58,6 @@ public final class CameraSupervisor: Service, Sendable {
         let all = running.withLock { running in defer { running = [:] }; return Array(running.values) }
         for camera in all { camera.stop.set() }
         for camera in all { await camera.finished.value }
-    }
-
-    /// A read as it was recorded, with the text the database does not keep for linking codes.
-    public struct CameraRead: Sendable {
-        public let camera: String
-        public let result: ScanResult
-        public let classification: Classification
-        public let eventID: Int64
-    }
-
-    /// Adds a listener for every recorded read (called on the camera's thread: keep it short).
-    public func onRead(_ listener: @escaping @Sendable (CameraRead) -> Void) {
-        readers.withLock { $0.append(listener) }
     }
 
     /// The next frame `camera` takes, copied (photo evidence from the camera the agent already
@@ -179,15 +167,15 @@ public final class CameraSupervisor: Service, Sendable {
             case .up(let description):
                 handles.up.record(1)
                 logger.info("camera up", metadata: ["event": "camera.up", "camera": "\(camera.name)", "detail": "\(Self.oneLine(description))"])
-                state.update { $0.cameras[camera.name]?.up = true; $0.cameras[camera.name]?.detail = Self.oneLine(description) }
+                changeCamera(camera.name) { $0.up = true; $0.detail = Self.oneLine(description) }
             case .down(let reason):
                 handles.up.record(0)
                 logger.warning("camera down", metadata: ["event": "camera.down", "camera": "\(camera.name)", "reason": "\(Self.oneLine(reason))"])
-                state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.detail = Self.oneLine(reason) }
+                changeCamera(camera.name) { $0.up = false; $0.detail = Self.oneLine(reason) }
             case .failed(let reason):
                 handles.up.record(0)
                 logger.error("camera failed", metadata: ["event": "camera.failed", "camera": "\(camera.name)", "reason": "\(Self.oneLine(reason))"])
-                state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.detail = "failed: " + Self.oneLine(reason) }
+                changeCamera(camera.name) { $0.up = false; $0.detail = "failed: " + Self.oneLine(reason) }
             }
         }, onFrame: { frame in
             handles.frames.increment()
@@ -219,7 +207,19 @@ public final class CameraSupervisor: Service, Sendable {
             return !stop.isSet
         })
         handles.up.record(0)
-        state.update { $0.cameras[camera.name]?.up = false; $0.cameras[camera.name]?.frames = frames }
+        changeCamera(camera.name) { $0.up = false; $0.frames = frames }
+    }
+
+    /// A camera's state changed: into the agent's state, and to the fact stream for screens.
+    private func changeCamera(_ name: String, _ change: (inout AgentState.Camera) -> Void) {
+        var changed: AgentState.Camera?
+        state.update { snapshot in
+            guard var camera = snapshot.cameras[name] else { return }
+            change(&camera)
+            snapshot.cameras[name] = camera
+            changed = camera
+        }
+        if let changed { facts.publish(CameraStateChanged(camera: changed)) }
     }
 
     private func record(_ result: ScanResult, camera: String, frame: SourceFrame, context: Context, handles: CameraMetrics,
@@ -240,8 +240,8 @@ public final class CameraSupervisor: Service, Sendable {
                 snapshot.cameras[camera]?.lastEventAt = event.capturedAt
                 snapshot.cameras[camera]?.lastEvent = event.className + " " + Self.oneLine(event.masked)
             }
-            let read = CameraRead(camera: camera, result: result, classification: classification, eventID: event.id ?? 0)
-            for listener in readers.withLock({ $0 }) { listener(read) }
+            // After the commit: `record` returned, so a subscriber that reads the row finds it.
+            facts.publish(ScanRecorded(camera: camera, result: result, classification: classification, event: event))
         } catch {
             // Nothing was written: the code is seen again while it stays in view, after the gap.
             logger.error("scan event not recorded", metadata: ["event": "scan.store_failed", "camera": "\(camera)", "reason": "\(error.message)"])

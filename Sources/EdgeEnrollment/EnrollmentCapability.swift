@@ -8,31 +8,32 @@ import GRDB
 import Logging
 import ServiceLifecycle
 
-/// Enrollment plugged into the agent (ENR-10, ENR-13): the rejection hook for enrollment
-/// credentials, the pulled approval changes, and the Study Start poller as a service.
-public struct EnrollmentCapability: AgentCapability {
+/// Enrollment in the station (ENR-10, ENR-13): the rejection hook for enrollment credentials, the
+/// pulled approval changes, and the Study Start poller as a sender. Its changes go to the
+/// station's fact stream after commit.
+public struct EnrollmentCapability: StationCapability {
     public let name = "enrollment"
     let settings: EnrollmentSettings
-    /// Set by `register`: the enrollments the agent runs, for the local UI.
+    /// Set by `contribute`: the enrollments the station runs, for the local UI.
     public let enrollments = EnrollmentsHolder()
 
     public init(configuration: StationConfiguration) throws(StationConfigurationError) {
         settings = try configuration.section("enrollment", as: EnrollmentSettings.self) ?? EnrollmentSettings()
     }
 
-    public func register(in agent: Agent) throws -> [any Service] {
-        guard let vault = agent.vault else {
+    public func contribute(to context: StationContext) throws -> StationServices {
+        guard let vault = context.vault else {
             throw EnrollmentError(.notConfigured, "The vault could not be opened; enrollment needs it for the tokens.")
         }
         let identity = SyncIdentity.current(deviceID: try vault.deviceID(), appVersion: StationParts.appVersion)
         let transport = try PortalClient.transport(settings)
-        let configuration = agent.configuration
-        let enrollments = Enrollments(outbox: agent.outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
-                                      sponsors: configuration.payloads?.sponsors ?? .empty, logger: agent.logger)
+        let configuration = context.configuration
+        let enrollments = Enrollments(outbox: context.outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
+                                      sponsors: configuration.payloads?.sponsors ?? .empty, logger: context.logger, facts: context.facts)
         self.enrollments.set(enrollments)
-        agent.rejections.register(prefix: Enrollment.credentialPrefix, enrollments)
+        context.rejections.register(prefix: Enrollment.credentialPrefix, enrollments)
         let wake = WakeSignal()
-        agent.router.onPulled(kinds: Enrollments.statusKinds) { db, changes, _ in
+        context.router.onPulled(kinds: Enrollments.statusKinds) { db, changes, _ in
             let published = try enrollments.applyPulled(db, changes)
             // Observers hear it once the page commits; a pulled change the table does not know
             // (or not approved) still wakes the poller to ask.
@@ -42,8 +43,8 @@ public struct EnrollmentCapability: AgentCapability {
             }
         }
         // Status (AGT-7) names the part and how often it asks; `edge enrollments` lists the rest.
-        agent.state.setPart(name, .running, reason: "Study Start approvals checked every \(Int(settings.statusPollInterval)) s")
-        return [StudyStartPoller(enrollments: enrollments, interval: settings.statusPollInterval, wake: wake, transport: transport)]
+        context.state.setPart(name, .running, reason: "Study Start approvals checked every \(Int(settings.statusPollInterval)) s")
+        return StationServices(senders: [StudyStartPoller(enrollments: enrollments, interval: settings.statusPollInterval, wake: wake, transport: transport)])
     }
 }
 

@@ -1,3 +1,4 @@
+import EdgeAgent
 import EdgeContract
 import EdgeStore
 import FoundationEssentials
@@ -6,7 +7,7 @@ import Synchronization
 
 /// What observers hear (ENR-12): the enrollment as it is after a committed change, and the
 /// transitions that change added (empty for a change of details only).
-public struct EnrollmentChange: Sendable, Hashable {
+public struct EnrollmentChange: StationFact, Hashable {
     public let enrollment: Enrollment
     public let transitions: [EnrollmentTransition]
 }
@@ -15,15 +16,16 @@ public struct EnrollmentChange: Sendable, Hashable {
 /// observers of every change. Writes take the caller's transaction so that a state change, the
 /// outbox entry it causes and the credential hold it needs are one commit (SYN-2, ENR-13).
 ///
-/// Decision: observers hear changes made through this process's store; another process (`edge
-/// enroll` while `edge run` runs) is seen by the agent on its next read, e.g. the status poll.
+/// Decision: observers hear changes made through this process's store, on the station's fact
+/// stream (`facts`: the agent's in `edge run`, a private one in a command); another process
+/// (`edge enroll` while `edge run` runs) is seen by the agent on its next read, e.g. the status poll.
 public final class EnrollmentStore: Sendable {
     public let database: EdgeDatabase
-    private let observers = Mutex<[UInt64: AsyncStream<EnrollmentChange>.Continuation]>([:])
-    private let nextObserver = Atomic<UInt64>(0)
+    public let facts: StationFacts
 
-    public init(database: EdgeDatabase) {
+    public init(database: EdgeDatabase, facts: StationFacts = StationFacts()) {
         self.database = database
+        self.facts = facts
     }
 
     // MARK: Reading
@@ -146,17 +148,12 @@ public final class EnrollmentStore: Sendable {
     }
 
     /// Every committed change from now on, in order, until the stream is dropped.
-    public func changes() -> AsyncStream<EnrollmentChange> {
-        let id = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
-        let (stream, continuation) = AsyncStream.makeStream(of: EnrollmentChange.self, bufferingPolicy: .bufferingNewest(256))
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
-        observers.withLock { $0[id] = continuation }
-        return stream
+    public func changes() -> AsyncCompactMapSequence<AsyncStream<any StationFact>, EnrollmentChange> {
+        facts.subscribe().compactMap { $0 as? EnrollmentChange }
     }
 
     /// Tells observers; called after the transaction committed.
     func publish(_ changes: [EnrollmentChange]) {
-        let list = observers.withLock { Array($0.values) }
-        for change in changes { for observer in list { observer.yield(change) } }
+        for change in changes { facts.publish(change) }
     }
 }

@@ -38,8 +38,8 @@ public final class Enrollments: Sendable {
     private let refreshing = Mutex<Set<Int64>>([])
 
     public init(outbox: Outbox, vault: StationVault, portal: PortalClient, sponsors: SponsorTable, logger: Logger,
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
-        self.store = EnrollmentStore(database: outbox.database)
+                facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.store = EnrollmentStore(database: outbox.database, facts: facts)
         self.settings = portal.settings
         self.outbox = outbox
         self.syncState = SyncState(database: outbox.database)

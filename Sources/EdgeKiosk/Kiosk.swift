@@ -8,11 +8,11 @@ import EdgeReceiving
 import FoundationEssentials
 import Synchronization
 
-/// What the kiosk's pages and API reach (UI-1): the running agent and the capabilities the
+/// What the kiosk's pages and API reach (UI-1): the station's context and the capabilities the
 /// station's role enables. It holds no rules of its own: every decision is the capability's
 /// (Enrollments, ReceivingDock), and the screen shows what they answer.
 public final class Kiosk: Sendable {
-    let agent: Agent
+    let context: StationContext
     let settings: KioskSettings
     let checks: KioskGuard
     let receiving: ReceivingCapability?
@@ -20,70 +20,60 @@ public final class Kiosk: Sendable {
     let startedAt: Double
     let photos = PendingPhotos()
     let pages: KioskPages
-    private let streams = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
+    private let streams = Mutex<[Int: AsyncStream<KioskLive>.Continuation]>([:])
     /// The last linking code a camera read at the clinic, valid for `heldCodeLifetime` (UI-3:
     /// "scan a QR"). Only here, in memory: the page sees it masked, the database never in clear.
     private let heldCode = Mutex<(code: LinkingCode, camera: String, at: Double)?>(nil)
     static let heldCodeLifetime: Double = 120
     private let nextStream = Atomic<Int>(0)
 
-    init(agent: Agent, settings: KioskSettings, receiving: ReceivingCapability?, enrollment: EnrollmentCapability?) throws {
-        self.agent = agent
+    init(context: StationContext, settings: KioskSettings, receiving: ReceivingCapability?, enrollment: EnrollmentCapability?) throws {
+        self.context = context
         self.settings = settings
         self.receiving = receiving
         self.enrollment = enrollment
-        let vault = agent.vault
+        let vault = context.vault
         let pinName = settings.pinSecret
         checks = try KioskGuard(settings: settings, pin: { (try? vault?.secret(pinName)) ?? nil })
-        startedAt = Date().timeIntervalSince1970
+        startedAt = context.startedAt
         pages = try KioskPages()
     }
 
-    var role: StationSettings.Role { agent.configuration.station.role }
+    var role: StationSettings.Role { context.configuration.station.role }
     var servesDock: Bool { receiving != nil && role != .clinic }
     var servesClinic: Bool { enrollment != nil && role != .dock }
     var feed: KioskFeed? { servesDock ? receiving?.feed : nil }
-    var dock: ReceivingDock? { servesDock ? receiving?.dock.withLock({ $0 }) : nil }
+    var dock: ReceivingDock? { servesDock ? receiving?.dock : nil }
     var enrollments: Enrollments? { servesClinic ? enrollment?.enrollments.enrollments : nil }
 
     /// The first camera configured: the dock's photo camera unless the request names another.
-    var firstCamera: String? { agent.configuration.station.cameras.first?.name }
+    var firstCamera: String? { context.configuration.station.cameras.first?.name }
 
-    /// Cameras up/down and the queue, for the `status` event (a small document every few seconds).
-    func liveStatus() -> [UInt8] {
-        struct Live: Encodable {
-            struct Camera: Encodable {
-                let name: String
-                let up: Bool
-                let detail: String?
-            }
-            let cameras: [Camera]
-            let queueDepth: Int?
-            enum CodingKeys: String, CodingKey {
-                case cameras
-                case queueDepth = "queue_depth"
-            }
+    /// The outbox depth the queue monitor last told (`QueueChanged`); nil before its first look.
+    let queueDepth = Locked<Int?>(nil)
+
+    /// Cameras up/down and the queue, for the `status` event: from the agent's live state and the
+    /// last `QueueChanged`, never the database.
+    func liveStatus() -> KioskLive.Status {
+        let snapshot = context.state.current
+        let cameras = snapshot.cameras.values.sorted { $0.name < $1.name }.map {
+            KioskLive.Status.Camera(name: $0.name, up: $0.up, detail: $0.detail.map(KioskPages.shown))
         }
-        let snapshot = agent.state.current
-        let cameras = snapshot.cameras.values.sorted { $0.name < $1.name }.map { Live.Camera(name: $0.name, up: $0.up, detail: $0.detail.map(KioskPages.shown)) }
-        let depth = try? agent.outbox.status().depth
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(Live(cameras: cameras, queueDepth: depth))).map(Array.init) ?? Array("{}".utf8)
+        return KioskLive.Status(cameras: cameras, queueDepth: queueDepth.get())
     }
 
     // MARK: live streams
 
     /// Registers an event stream; `finishStreams` ends it when the agent stops, so a browser's
     /// open EventSource never holds the server's graceful shutdown.
-    func openStream() -> (Int, AsyncStream<String>, AsyncStream<String>.Continuation) {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+    func openStream() -> (Int, AsyncStream<KioskLive>, AsyncStream<KioskLive>.Continuation) {
+        let (stream, continuation) = AsyncStream.makeStream(of: KioskLive.self, bufferingPolicy: .bufferingNewest(64))
         let id = nextStream.wrappingAdd(1, ordering: .relaxed).newValue
         streams.withLock { $0[id] = continuation }
         return (id, stream, continuation)
     }
 
-    /// Whether another live screen may connect: each stream polls the database.
+    /// Whether another live screen may connect: each holds a connection and a subscription.
     var acceptsStream: Bool { streams.withLock { $0.count < Self.maxStreams } }
 
     /// Decision: 16 live screens at once; the station's own display, a tablet or two, and room
@@ -95,22 +85,37 @@ public final class Kiosk: Sendable {
     }
 
     /// Sends `event` to every open live stream (events only the kiosk knows of).
-    func broadcast(_ event: String) {
+    func broadcast(_ event: KioskLive) {
         for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 
     /// A camera read at a clinic station: a linking code is held for the coordinator to validate
     /// (ENR-2 scanned normalisation, ENR-3 checks); the screen is told the masked code, or why
     /// the code cannot be used.
-    func cameraRead(_ read: CameraSupervisor.CameraRead) {
+    func cameraRead(_ read: ScanRecorded) {
         guard read.classification.className == BuiltInPayloadClass.linkingCode.rawValue, let enrollments else { return }
-        let camera = #"{"camera":"# + Self.jsonString(KioskPages.shown(read.camera))
+        let camera = KioskPages.shown(read.camera)
         do throws(LinkingCodeError) {
             let code = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: enrollments.sponsors)
             heldCode.withLock { $0 = (code, read.camera, Date().timeIntervalSince1970) }
-            broadcast("event: linking-code\ndata: \(camera),\"masked\":\(Self.jsonString(code.description))}\n\n")
+            broadcast(.linkingCode(KioskLive.LinkingCodeRead(camera: camera, masked: code.description, message: nil)))
         } catch {
-            broadcast("event: linking-code\ndata: \(camera),\"message\":\(Self.jsonString(error.message))}\n\n")
+            broadcast(.linkingCode(KioskLive.LinkingCodeRead(camera: camera, masked: nil, message: error.message)))
+        }
+    }
+
+    /// Follows the station's facts while the kiosk serves: camera reads at the clinic, the queue.
+    /// `facts` is subscribed when the kiosk is made, before the cameras start.
+    func follow(_ facts: AsyncStream<any StationFact>) async {
+        for await fact in facts {
+            switch fact {
+            case let read as ScanRecorded: cameraRead(read)
+            case let queue as QueueChanged:
+                queueDepth.set(queue.depth)
+                broadcast(.status(liveStatus()))
+            case is CameraStateChanged: broadcast(.status(liveStatus()))
+            default: continue
+            }
         }
     }
 
@@ -122,11 +127,6 @@ public final class Kiosk: Sendable {
             guard let current = held, now - current.at <= Self.heldCodeLifetime else { return nil }
             return current.code
         }
-    }
-
-    static func jsonString(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
     func finishStreams() {

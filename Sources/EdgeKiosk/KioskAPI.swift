@@ -43,7 +43,7 @@ struct KioskAPI: Sendable {
     // MARK: session and status
 
     func session() -> Response {
-        let configuration = kiosk.agent.configuration
+        let configuration = kiosk.context.configuration
         return KioskResponse.json(KioskDocuments.Session(csrfToken: kiosk.checks.csrfToken, role: configuration.station.role.rawValue,
                                                          station: KioskPages.shown(configuration.station.name), startedAt: kiosk.startedAt))
     }
@@ -62,7 +62,7 @@ struct KioskAPI: Sendable {
 
     /// The same document as `edge status --json` (UI-4).
     func status() -> Response {
-        let status = StationStatus.collect(kiosk.agent.configuration)
+        let status = StationStatus.collect(kiosk.context.configuration)
         let bytes = (try? status.json()) ?? Array("{}".utf8)
         return KioskResponse.bytes(bytes, contentType: "application/json")
     }
@@ -109,7 +109,7 @@ struct KioskAPI: Sendable {
         }
         let image: GrayImage
         do {
-            image = try await kiosk.agent.still(camera: camera)
+            image = try await kiosk.context.still(camera: camera)
         } catch let error as CameraSupervisor.StillError {
             throw KioskError(.camera, error.message, status: .serviceUnavailable)
         }
@@ -180,7 +180,7 @@ struct KioskAPI: Sendable {
             let wait = min(dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait, 10)
             let outcome = try await GRNDelivery.awaitOutcome(confirmation.idempotencyKey, dock: dock, wait: wait)
             let photos = confirmation.photos.map { (try? dock.photos.photo($0.sha256)) ?? $0 }
-            let waiting = (try? kiosk.agent.outbox.status().depth) ?? 0
+            let waiting = (try? kiosk.context.outbox.status().depth) ?? 0
             return KioskResponse.json(KioskDocuments.Confirmation(document: ConfirmationDocument(confirmation, outcome: outcome, photos: photos), waiting: waiting))
         } catch {
             throw KioskError(error)

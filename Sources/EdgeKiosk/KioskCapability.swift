@@ -3,10 +3,10 @@ import EdgeEnrollment
 import EdgeReceiving
 import ServiceLifecycle
 
-/// The kiosk in the agent (UI-1): one more capability whose service is the local web UI. It is
-/// given the station's enrollment and receiving capabilities (whichever the role runs) and shows
-/// what they do; it adds no rules of its own.
-public struct KioskCapability: AgentCapability {
+/// The kiosk in the station (UI-1): one more capability whose inputs are the local web UI and the
+/// follower of the station's facts. It is given the station's enrollment and receiving
+/// capabilities (whichever the role runs) and shows what they do; it adds no rules of its own.
+public struct KioskCapability: StationCapability {
     public let name = "ui"
     public let settings: KioskSettings
     let receiving: ReceivingCapability?
@@ -19,20 +19,32 @@ public struct KioskCapability: AgentCapability {
         self.enrollment = enrollment
     }
 
-    public func register(in agent: Agent) throws -> [any Service] {
+    public func contribute(to context: StationContext) throws -> StationServices {
         guard settings.enabled else {
-            agent.state.setPart(name, .stopped, reason: "disabled in edge.json (ui.enabled)")
-            return []
+            context.state.setPart(name, .stopped, reason: "disabled in edge.json (ui.enabled)")
+            return StationServices()
         }
         if settings.requiresPIN {
-            guard let vault = agent.vault, (try? vault.secret(settings.pinSecret)) ?? nil != nil else {
+            guard let vault = context.vault, (try? vault.secret(settings.pinSecret)) ?? nil != nil else {
                 throw KioskError(.pinRequired, "The kiosk asks for an operator PIN (\(settings.isLoopback ? "ui.require_pin" : "it listens beyond loopback on \(settings.host)")) and the vault holds none: edge vault put \(settings.pinSecret)",
                                  status: .serviceUnavailable)
             }
         }
-        let kiosk = try Kiosk(agent: agent, settings: settings, receiving: receiving, enrollment: enrollment)
-        if kiosk.servesClinic { agent.onCameraRead { read in kiosk.cameraRead(read) } }
-        let logger = agent.logger
-        return [agent.supervised(name) { KioskServer(kiosk: kiosk, logger: logger) }]
+        let kiosk = try Kiosk(context: context, settings: settings, receiving: receiving, enrollment: enrollment)
+        let logger = context.logger
+        return StationServices(inputs: [KioskFollower(kiosk: kiosk, facts: context.facts.subscribe()),
+                                        context.supervised(name) { KioskServer(kiosk: kiosk, logger: logger) }])
+    }
+}
+
+/// The kiosk's own use of the fact stream: a linking code held to a clinic camera, and the
+/// status (cameras, queue) every open screen is told of when it changes.
+struct KioskFollower: Service {
+    let kiosk: Kiosk
+    /// Subscribed when the station was built, before the cameras started.
+    let facts: AsyncStream<any StationFact>
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { [kiosk, facts] in await kiosk.follow(facts) }
     }
 }

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// ConfirmationDocument). Snake_case keys, as every document of the project (models/kiosk-api.openapi.json).
 enum KioskDocuments {
     /// A scan event as the live view shows it: masked text only (a linking code never leaves).
-    struct Scan: Encodable {
+    struct Scan: Encodable, Sendable {
         let id: Int64
         let camera: String
         let capturedAt: Double
@@ -135,9 +135,4 @@ enum KioskDocuments {
         }
     }
 
-    static func scan(_ event: ScanEvent) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(Scan(event))).map(Array.init) ?? Array("{}".utf8)
-    }
 }

@@ -32,7 +32,7 @@ struct KioskPages: Sendable {
         if kiosk.servesDock { nav.append(["href": "/dock", "label": "Dock", "current": page == "dock"]) }
         if kiosk.servesClinic { nav.append(["href": "/clinic", "label": "Clinic", "current": page == "clinic"]) }
         nav.append(["href": "/status", "label": "Status", "current": page == "status"])
-        let layout: [String: Any] = ["title": title, "station": KioskPages.shown(kiosk.agent.configuration.station.name), "csrf": kiosk.checks.csrfToken,
+        let layout: [String: Any] = ["title": title, "station": KioskPages.shown(kiosk.context.configuration.station.name), "csrf": kiosk.checks.csrfToken,
                                      "startedAt": String(kiosk.startedAt), "page": page, "nav": page == "login" ? [] : nav, "body": body]
         return library.render(layout, withTemplate: "layout") ?? ""
     }
@@ -40,17 +40,17 @@ struct KioskPages: Sendable {
     // MARK: dock
 
     func dock(_ kiosk: Kiosk) -> String {
-        let snapshot = kiosk.agent.state.current
+        let snapshot = kiosk.context.state.current
         let cameras: [[String: Any]] = snapshot.cameras.values.sorted { $0.name < $1.name }.map {
             Self.present(["name": KioskPages.shown($0.name), "up": $0.up, "detail": $0.detail.map(KioskPages.shown)])
         }
-        let events = (try? kiosk.agent.events.recent(limit: 10)) ?? []
+        let events = (try? kiosk.context.events.recent(limit: 10)) ?? []
         let scans: [[String: Any]] = events.map { event in
             ["id": event.id ?? 0, "text": KioskPages.shown(event.masked), "className": event.className, "camera": KioskPages.shown(event.camera),
              "time": Self.time(event.capturedAt)]
         }
         var context: [String: Any] = ["cameras": cameras, "scans": scans, "lastScan": events.first?.id ?? 0,
-                                      "queueDepth": (try? kiosk.agent.outbox.status().depth) ?? 0]
+                                      "queueDepth": (try? kiosk.context.outbox.status().depth) ?? 0]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
             context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
         }
@@ -164,7 +164,7 @@ struct KioskPages: Sendable {
     // MARK: status
 
     func status(_ kiosk: Kiosk) -> String {
-        let status = StationStatus.collect(kiosk.agent.configuration)
+        let status = StationStatus.collect(kiosk.context.configuration)
         var context: [String: Any] = [
             "station": KioskPages.shown(status.station), "role": status.role, "running": status.agent.running,
             "startedAt": status.agent.startedAt.map(Self.time) ?? "",

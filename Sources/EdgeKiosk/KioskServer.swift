@@ -33,7 +33,7 @@ struct KioskServer: Service {
             server = .http1()
         }
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
-        let state = kiosk.agent.state
+        let state = kiosk.context.state
         let logger = self.logger
         let partReason = settings.requiresPIN ? "\(scheme) with the operator PIN" : nil
         let app = Application(router: router, server: server,

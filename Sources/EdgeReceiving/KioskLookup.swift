@@ -1,10 +1,12 @@
+import EdgeAgent
 import EdgeContract
 import EdgePayloads
 
 /// What the kiosk shows next after the dock read a label (UI-2): from a camera, or typed by a
 /// keyboard-wedge scanner or the operator. The order (fresh, cached or not available offline),
-/// a vendor, material or product card, or why it could not be shown.
-public struct KioskLookup: Sendable, Hashable {
+/// a vendor, material or product card, or why it could not be shown. A fact on the station's
+/// stream once made.
+public struct KioskLookup: StationFact, Hashable {
     public enum Content: Sendable, Hashable {
         case order(OrderLookup)
         case vendor(VendorInfo)

@@ -4,16 +4,16 @@ import EdgeCore
 import Logging
 import ServiceLifecycle
 
-/// The receiving dock in the agent (AGT-1, AGT-5): routes delivered GRNs to the ledger and pulled
-/// order changes to the offline cache, and runs `ReceivingService` (camera reads become the
-/// kiosk's next lookup; photos are uploaded, conflicts reconciled, photos purged).
+/// The receiving dock in the station (AGT-1, AGT-5): routes delivered GRNs to the ledger and
+/// pulled order changes to the offline cache, and runs `ReceivingService` as a sender (camera
+/// reads become the kiosk's next lookup; photos are uploaded, conflicts reconciled, photos purged).
 ///
-/// `edge run` passes one in on dock stations (and stations that are both); the kiosk reads `feed`.
-public final class ReceivingCapability: AgentCapability {
+/// `buildStation` turns it on for dock stations (and stations that are both); the kiosk reads
+/// `feed` and `dock`.
+public final class ReceivingCapability: StationCapability {
     public let name = "receiving"
-    public let feed = KioskFeed()
-    /// Set by `register`: the dock the agent runs, for the local UI.
-    public let dock = Locked<ReceivingDock?>(nil)
+    /// Set by `contribute`: the dock's current lookup, and the dock the station runs.
+    private let made = Locked<(feed: KioskFeed, dock: ReceivingDock)?>(nil)
     /// The `receiving` section, checked when the capability is made so that `edge run` refuses a
     /// bad one before anything starts; nil when the file has none.
     public let settings: ReceivingSettings?
@@ -22,15 +22,16 @@ public final class ReceivingCapability: AgentCapability {
         settings = try configuration.section("receiving", as: ReceivingSettings.self)
     }
 
-    public func register(in agent: Agent) throws -> [any Service] {
-        let parts = try ReceivingParts.build(configuration: agent.configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
-        ReceivingRoutes.register(on: agent.router, dock: parts.dock)
-        dock.withLock { $0 = parts.dock }
-        agent.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
-        // Camera reads are looked up from the last one recorded before the agent runs: the
-        // cameras start with the group, and a read recorded before this service's first poll
-        // must not be missed (the repeat filter would not report the label again).
-        let after = (try? DockScanWatcher(database: agent.outbox.database).newestID()) ?? 0
-        return [ReceivingService(parts: parts, feed: feed, firstScanAfter: after, logger: agent.logger)]
+    public var feed: KioskFeed? { made.get()?.feed }
+    public var dock: ReceivingDock? { made.get()?.dock }
+
+    public func contribute(to context: StationContext) throws -> StationServices {
+        let parts = try ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths, vault: context.vault)
+        ReceivingRoutes.register(on: context.router, dock: parts.dock)
+        let feed = KioskFeed(facts: context.facts)
+        made.set((feed, parts.dock))
+        context.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
+        // Subscribed now, before the cameras start with the group: no read is missed.
+        return StationServices(senders: [ReceivingService(parts: parts, feed: feed, facts: context.facts.subscribe(), logger: context.logger)])
     }
 }

@@ -1,47 +1,51 @@
+import EdgeAgent
 import EdgeContract
+import EdgePayloads
 import FoundationEssentials
 import Logging
 import ServiceLifecycle
 
-/// The dock's long-running part in the agent: looks up what dock cameras read (PO labels, vendor
-/// cards) for the kiosk, uploads photo evidence as it becomes due, keeps the ledger in step with
-/// the conflict log and dead letters, and purges photos of applied GRNs in bounded batches.
+/// The dock's long-running part in the agent: looks up what the cameras read (PO labels, vendor
+/// cards, material and product labels) for the kiosk as each scan event is committed (the
+/// station's fact stream, not the database), uploads photo evidence as it becomes due, keeps the
+/// ledger in step with the conflict log and dead letters, and purges photos of applied GRNs in
+/// bounded batches.
 struct ReceivingService: Service {
-    /// How often camera reads are looked for: quick enough to feel immediate at the kiosk.
-    static let scanPoll: Duration = .milliseconds(250)
-    /// Uploads, reconciliation and purging every this many scan polls (about 2 s).
-    static let housekeepingEvery = 8
+    /// Uploads, reconciliation and purging this often.
+    static let housekeepingInterval: Duration = .seconds(2)
+    /// The classes the dock looks up; anything else a camera reads is not the dock's.
+    static let lookedUp: Set<String> = [BuiltInPayloadClass.purchaseOrder.rawValue, BuiltInPayloadClass.vendor.rawValue,
+                                        BuiltInPayloadClass.material.rawValue, BuiltInPayloadClass.product.rawValue]
 
     let parts: ReceivingParts
     let feed: KioskFeed
-    /// Scan events after this id are looked up (the newest when the capability registered).
-    let firstScanAfter: Int64
+    /// Opened when the capability was given its context, before the cameras started.
+    let facts: AsyncStream<any StationFact>
     let logger: Logger
 
     func run() async throws {
-        defer {
-            feed.finish()
-            parts.transport?.shutdown()
-        }
+        defer { parts.transport?.shutdown() }
         let dock = parts.dock
-        let watcher = DockScanWatcher(database: dock.outbox.database)
-        var lastID = firstScanAfter
-        var tick = 0
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if let scans = try? watcher.scans(after: lastID) {
-                for scan in scans {
-                    lastID = scan.id
-                    feed.publish(await lookup(scan, dock: dock))
+        // Both loops end at graceful shutdown, each after the lookup or upload in flight.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await fact in facts.cancelOnGracefulShutdown() {
+                    guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
+                          Self.lookedUp.contains(scan.event.className) else { continue }
+                    feed.publish(await lookup(text, scan: scan, dock: dock))
                 }
             }
-            if tick % Self.housekeepingEvery == 0 { await housekeeping(dock) }
-            tick += 1
-            try? await Task.sleep(for: Self.scanPoll)
+            group.addTask {
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    await housekeeping(dock)
+                    try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.housekeepingInterval) }
+                }
+            }
         }
     }
 
-    private func lookup(_ scan: DockScanWatcher.Scan, dock: ReceivingDock) async -> KioskLookup {
-        let lookup = await KioskLookup.lookUp(scan.text, className: scan.className, camera: scan.camera, seenAt: scan.capturedAt, dock: dock)
+    private func lookup(_ text: String, scan: ScanRecorded, dock: ReceivingDock) async -> KioskLookup {
+        let lookup = await KioskLookup.lookUp(text, className: scan.event.className, camera: scan.camera, seenAt: scan.event.capturedAt, dock: dock)
         if case .refused(let code, _) = lookup.content {
             logger.notice("dock lookup refused", metadata: ["event": "receiving.lookup_refused", "camera": "\(scan.camera)", "code": "\(code.rawValue)"])
         }

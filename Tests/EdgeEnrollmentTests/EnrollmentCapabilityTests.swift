@@ -3,6 +3,7 @@ import EdgeContract
 import EdgeCrypto
 import EdgeEnrollment
 import EdgeStandin
+import EdgeStation
 import EdgeStore
 import EdgeTestSupport
 import EdgeVault
@@ -27,7 +28,7 @@ import Testing
                 {"station": {"name": "clinic-1", "role": "clinic", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1},
                  "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(base)"}],
                  "sync": {"base_url": "\(base)", "connect_timeout": 2, "total_timeout": 5},
-                 "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05}}
+                 "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05}, "ui": {"enabled": false}}
                 """.utf8).write(to: URL(fileURLWithPath: path))
             let configuration = try StationConfiguration.load(path: path)
             let quiet = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
@@ -43,8 +44,7 @@ import Testing
             dependencies.environment = [:]
             dependencies.retryInterval = .milliseconds(200)
             dependencies.logger = quiet
-            dependencies.capabilities = [try EnrollmentCapability(configuration: configuration)]
-            let agent = try buildAgent(configuration, dependencies: dependencies)
+            let agent = try buildStation(configuration, dependencies: dependencies).agent
             let running = Task { try await agent.run() }
             try await withStopping(agent, stop: { await $0.shutdown(); _ = try? await running.value }) { agent in
 

@@ -6,6 +6,7 @@ import EdgeEnrollment
 import EdgeKiosk
 import EdgeReceiving
 import EdgeStandin
+import EdgeStation
 import EdgeTestSupport
 import EdgeVault
 import Foundation
@@ -49,15 +50,11 @@ import Testing
                  "ui": \(ui)}
                 """.utf8).write(to: URL(fileURLWithPath: path))
             let configuration = try StationConfiguration.load(path: path)
-            let receiving = try ReceivingCapability(configuration: configuration)
-            let enrollment = try EnrollmentCapability(configuration: configuration)
             var dependencies = AgentDependencies()
             dependencies.environment = [:]
             dependencies.retryInterval = .milliseconds(200)
             dependencies.logger = Logger(label: "edge-test") { label in ProcessInfo.processInfo.environment["EDGE_TEST_LOG"] != nil ? StreamLogHandler.standardError(label: label) as any LogHandler : SwiftLogNoOpLogHandler() }
-            dependencies.capabilities = [receiving, enrollment,
-                                         try KioskCapability(configuration: configuration, receiving: receiving, enrollment: enrollment)]
-            agent = try buildAgent(configuration, dependencies: dependencies)
+            agent = try buildStation(configuration, dependencies: dependencies).agent
             let agent = self.agent
             running = Task { try await agent.run() }
             var address: String?
@@ -295,8 +292,9 @@ import Testing
 
     @Test func beyondLoopbackTheSettingsDemandTLS() throws {
         let config = try StationConfiguration.parse(Data(#"{"ui": {"listen": "0.0.0.0:8443"}}"#.utf8))
-        #expect(throws: StationConfigurationError.self) { _ = try KioskCapability(configuration: config, receiving: nil, enrollment: nil) }
+        // What buildStation refuses before anything starts.
+        #expect(throws: StationBuildError.self) { _ = try buildStation(config) }
         let fine = try StationConfiguration.parse(Data(#"{"ui": {"listen": "[::1]:0"}}"#.utf8))
-        #expect(try KioskCapability(configuration: fine, receiving: nil, enrollment: nil).settings.isLoopback)
+        #expect(try fine.section("ui", as: KioskSettings.self)?.isLoopback == true)
     }
 }

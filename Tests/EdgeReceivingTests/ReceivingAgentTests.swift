@@ -5,6 +5,7 @@ import EdgeCrypto
 import EdgePush
 import EdgeReceiving
 import EdgeStandin
+import EdgeStation
 import EdgeStore
 import EdgeTestSupport
 import EdgeVault
@@ -39,19 +40,19 @@ import Testing
                              "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 10}]},
                  "sync": {"base_url": "\(baseURL)", "connect_timeout": 2, "total_timeout": 5},
                  "push": {"endpoint": "\(baseURL)", "station_zone": "UTC", "receiving_team": ["dock-lead"]},
-                 "receiving": {"tenant_id": "\(DemoData.tenantID)"}}
+                 "receiving": {"tenant_id": "\(DemoData.tenantID)"}, "ui": {"enabled": false}}
                 """.utf8).write(to: URL(fileURLWithPath: configPath))
             let configuration = try StationConfiguration.load(path: configPath)
-            let capability = try ReceivingCapability(configuration: configuration)
             var dependencies = AgentDependencies()
             dependencies.environment = [:]
             dependencies.retryInterval = .milliseconds(200)
             dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
-            dependencies.capabilities = [capability]
-            let agent = try buildAgent(configuration, dependencies: dependencies)
+            let station = try buildStation(configuration, dependencies: dependencies)
+            let agent = station.agent
+            let feed = try #require(station.receiving?.feed)
 
             let seen = Locked<[KioskLookup]>([])
-            let updates = capability.feed.updates()
+            let updates = feed.updates()
             let watching = Task { for await lookup in updates { seen.withLock { $0.append(lookup) } } }
             defer { watching.cancel() }
             let running = Task { try await agent.run() }

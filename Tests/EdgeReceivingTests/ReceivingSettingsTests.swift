@@ -7,15 +7,16 @@ import Testing
 /// The `receiving` section as `edge run` checks it before anything starts, and the small pure
 /// choices the dock makes (still size, unit precision, ages).
 @Suite struct ReceivingSettingsTests {
-    static func capability(_ section: String) throws -> ReceivingCapability {
-        try ReceivingCapability(configuration: try StationConfiguration.parse(Data(#"{"receiving": \#(section)}"#.utf8)))
+    /// The section as the receiving capability reads it when the station is built.
+    static func settings(_ section: String) throws -> ReceivingSettings? {
+        try StationConfiguration.parse(Data(#"{"receiving": \#(section)}"#.utf8)).section("receiving", as: ReceivingSettings.self)
     }
 
     @Test func aGoodSectionIsReadWithItsDefaults() throws {
-        let settings = try #require(try Self.capability(#"{"tenant_id": "9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D"}"#).settings)
+        let settings = try #require(try Self.settings(#"{"tenant_id": "9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D"}"#))
         #expect(settings.tenantID == "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d")
         #expect(settings.photoRetention == 86400 && settings.confirmWait == 15 && settings.photoDirectory == nil)
-        #expect(try ReceivingCapability(configuration: StationConfiguration()).settings == nil)
+        #expect(try StationConfiguration().section("receiving", as: ReceivingSettings.self) == nil)
     }
 
     @Test func aBadSectionIsRefusedNamingTheKey() throws {
@@ -24,7 +25,7 @@ import Testing
                                (#"{}"#, "tenant_id"),
                                (#"{"tenant_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "photo_retention": -1}"#, "receiving.photo_retention"),
                                (#"{"tenant_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "confirm_wait": 1000}"#, "receiving.confirm_wait")] {
-            let error = #expect(throws: StationConfigurationError.self) { try Self.capability(section) }
+            let error = #expect(throws: StationConfigurationError.self) { try Self.settings(section) }
             #expect(error?.message.contains(key) == true, "\(section): \(error?.message ?? "")")
         }
     }

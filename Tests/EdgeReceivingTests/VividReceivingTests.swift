@@ -5,6 +5,7 @@ import EdgeCrypto
 import EdgeImaging
 import EdgeReceiving
 import EdgeStandin
+import EdgeStation
 import EdgeTestSupport
 import EdgeVault
 import Foundation
@@ -28,7 +29,7 @@ final class VividReceivingTests: XCTestCase {
             {"sync": {"base_url": "http://127.0.0.1:\(port)"},
              "receiving": {"tenant_id": "\(DemoData.tenantID)"},
              "station": {"name": "vivid-dock", "role": "dock", "state_dir": "\(directory.path)", "vault_backend": "keyfile",
-                         "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}}
+                         "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}, "ui": {"enabled": false}}
             """.utf8))
         // The PO label as Code 128 from zint (the sample label is wider than vivid's 640x480 loop;
         // a PO on a QR code is not a valid PO label).
@@ -38,18 +39,18 @@ final class VividReceivingTests: XCTestCase {
         dependencies.environment = [:]
         dependencies.retryInterval = .milliseconds(500)
         dependencies.logger = Logger(label: "edge-vivid") { _ in SwiftLogNoOpLogHandler() }
-        let capability = try ReceivingCapability(configuration: configuration)
-        dependencies.capabilities = [capability]
-        let agent = try buildAgent(configuration, dependencies: dependencies)
+        let station = try buildStation(configuration, dependencies: dependencies)
+        let agent = station.agent
+        let feed = try XCTUnwrap(station.receiving?.feed)
         let running = Task { try await agent.run() }
         do {
             try await eventually("the kiosk shows the order read by the dock camera", timeout: .seconds(150)) {
-                if case .order(.online(let order, _))? = capability.feed.latest?.content { return order.poNumber == DemoData.openOrder }
+                if case .order(.online(let order, _))? = feed.latest?.content { return order.poNumber == DemoData.openOrder }
                 return false
             }
         } catch {
             let events = (try? agent.events.recent(limit: 20)) ?? []
-            FileHandle.standardError.write(Data("VividReceivingTests: \(error); camera \(String(describing: agent.state.current.cameras["dock"])); parts \(agent.state.current.parts); events \(events.map { "\($0.className) \($0.valid) \($0.masked)" }); feed \(String(describing: capability.feed.latest))\n".utf8))
+            FileHandle.standardError.write(Data("VividReceivingTests: \(error); camera \(String(describing: agent.state.current.cameras["dock"])); parts \(agent.state.current.parts); events \(events.map { "\($0.className) \($0.valid) \($0.masked)" }); feed \(String(describing: feed.latest))\n".utf8))
             await agent.shutdown()
             await standin.stop()
             throw error

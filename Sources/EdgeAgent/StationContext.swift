@@ -1,0 +1,71 @@
+import EdgeCore
+import EdgeImaging
+import EdgeStore
+import Logging
+import ServiceLifecycle
+
+/// A part of the station that its role turns on (enrollment, receiving, the kiosk): given the
+/// station's context while the station is built, before the service group exists, it registers
+/// its routes and returns its services. It never sees the `Agent` itself.
+public protocol StationCapability: Sendable {
+    var name: String { get }
+    func contribute(to context: StationContext) throws -> StationServices
+}
+
+/// What a capability runs, by where it stops (issue #27 item 2): inputs stop before senders, so no
+/// new work arrives while the senders finish what is in flight.
+public struct StationServices: Sendable {
+    /// Take work in: screens, scanners, servers (stopped with the cameras, first).
+    public var inputs: [any Service]
+    /// Send, upload, poll the backend (stopped after the inputs, before the store).
+    public var senders: [any Service]
+
+    public init(inputs: [any Service] = [], senders: [any Service] = []) {
+        self.inputs = inputs
+        self.senders = senders
+    }
+}
+
+/// What a capability may reach of the running station: the store, the vault, the routers, the
+/// fact stream, the live configuration, stills and supervision. Narrow on purpose: the agent's
+/// own parts (cameras, senders, the group) stay its own.
+public struct StationContext: Sendable {
+    public let paths: StationPaths
+    public let state: AgentState
+    public let outbox: Outbox
+    public let events: ScanEventLog
+    /// nil when the vault could not be opened at start (status says why).
+    public let vault: StationVault?
+    public let logger: Logger
+    /// Pulled changes and delivered entries by kind (AGT-5).
+    public let router: ChangeRouter
+    /// Where a capability decides what a rejected credential of its own means (ENR-10).
+    public let rejections: CredentialRejectionRouter
+    /// The station's fact stream: publish after commit, subscribe before the group runs.
+    public let facts: StationFacts
+    /// Unix seconds the station was built (the kiosk tells a page left open across a restart).
+    public let startedAt: Double
+    let configurationState: Locked<StationConfiguration>
+    let retryInterval: Duration
+    let cameras: CameraSupervisor
+    let wakeRelay: @Sendable () -> Void
+
+    /// The configuration in force (SIGHUP replaces it).
+    public var configuration: StationConfiguration { configurationState.get() }
+
+    /// The next frame of a configured camera (photo evidence from the kiosk, UI-2).
+    public func still(camera: String, timeout: Duration = .seconds(5)) async throws -> GrayImage {
+        try await cameras.still(camera: camera, timeout: timeout)
+    }
+
+    /// Wakes the push relay, e.g. after a capability queued a notification.
+    public func wakePushRelay() { wakeRelay() }
+
+    /// A part supervised like the agent's own (AGT-1): when it cannot start or ends with an error,
+    /// the reason goes to the state and the log and it is tried again, while every other part
+    /// keeps running (a failing kiosk must not stop the cameras).
+    public func supervised(_ name: String, _ make: @escaping @Sendable () async throws -> any Service) -> any Service {
+        state.setPart(name, .starting)
+        return SupervisedService(name: name, state: state, logger: logger, retryInterval: retryInterval, make: make)
+    }
+}
