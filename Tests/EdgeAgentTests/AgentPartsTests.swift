@@ -47,24 +47,32 @@ import Testing
         #expect(try SyncState(database: database).pulledChangeCount() == 4)
     }
 
+    /// The fact stream: a subscriber hears what is published after it subscribed, in order, and
+    /// its stream ends when the station finishes; a dropped subscription is forgotten.
+    @Test func factsReachEverySubscriberFromTheirSubscriptionOn() async throws {
+        struct Told: StationFact, Equatable { let n: Int }
+        let facts = StationFacts()
+        facts.publish(Told(n: 0))
+        let first = facts.subscribe()
+        var dropped: AsyncStream<any StationFact>? = facts.subscribe()
+        #expect(facts.subscriberCount == 2)
+        dropped = nil
+        #expect(dropped == nil && facts.subscriberCount == 1)
+        for n in 1...3 { facts.publish(Told(n: n)) }
+        facts.finish()
+        var heard: [Int] = []
+        for await fact in first { heard.append((fact as? Told)?.n ?? -1) }
+        #expect(heard == [1, 2, 3])
+        #expect(facts.subscriberCount == 0)
+    }
+
     @Test func systemdGetsItsDatagrams() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        #expect(bound == 0)
-        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        let socket = try NotifySocket(path: path)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path])
         #expect(notifier.notify("READY=1"))
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let received = recv(fd, &buffer, buffer.count, 0)
-        #expect(String(decoding: buffer[0..<max(0, received)], as: UTF8.self) == "READY=1")
+        #expect(socket.received() == ["READY=1"])
         #expect(!SystemdNotifier(environment: [:]).notify("READY=1"))
         #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "30000000"]) == .seconds(15))
         #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"]) == nil || getpid() == 1)

@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import EdgeCrypto
 import EdgePush
 import EdgeStandin
@@ -10,6 +11,7 @@ import Foundation
 import FoundationNetworking
 import GRDB
 import Logging
+import ServiceLifecycle
 import Testing
 
 /// The whole station through `buildAgent`, no CLI in between: frames replayed from the sample
@@ -148,6 +150,35 @@ import Testing
         }
     }
 
+    /// Issue #27 item 2: at shutdown STOPPING=1 goes out first, then the inputs stop (a
+    /// capability's, then the cameras), then the senders (the capability's, the agent's), and the
+    /// store is written last (the status file records the stop once every sender has stopped).
+    @Test func shutdownTellsSystemdThenStopsInputsThenSendersThenTheStore() async throws {
+        try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 20}]"#)) { station in
+            let notify = try NotifySocket(path: station.directory.path + "/notify")
+            let probe = ShutdownProbe(notify: notify)
+            var dependencies = AgentDependencies()
+            dependencies.environment = ["NOTIFY_SOCKET": notify.path]
+            dependencies.retryInterval = .milliseconds(200)
+            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
+            dependencies.capabilities = [probe]
+            let agent = try buildAgent(try station.configuration(), dependencies: dependencies)
+            let running = Task { try await agent.run() }
+            try await eventually("the camera is up, the sender runs and systemd heard READY=1") {
+                agent.state.current.cameras["dock"]?.up == true && agent.state.current.parts["sender"]?.state == .running
+                    && probe.heard().contains("READY=1")
+            }
+            await agent.shutdown()
+            try await running.value
+            #expect(probe.log.get() == ["input: STOPPING=1 sent", "input: cameras still streaming", "input stopped",
+                                        "sender: inputs stopped", "sender: cameras down", "sender: status file still running",
+                                        "sender: store writable", "sender stopped"])
+            // The agent's own senders stopped before the status file's last write, which says so.
+            #expect(agent.state.current.parts["sender"]?.state == .stopped && agent.state.current.parts["puller"]?.state == .stopped)
+            #expect(AgentStatusFile.read(agent.paths.agentStatusFile)?.running == false)
+        }
+    }
+
     @Test func aBrokenFileOnReloadKeepsTheRunningConfigurationAndTheCamera() async throws {
         try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 30}]"#)) { station in
             let agent = try station.agent()
@@ -203,5 +234,48 @@ import Testing
     private func registerDevice(_ agent: Agent, user: String, token: String) throws {
         let store = try PushStore(database: agent.outbox.database, stationZone: "UTC")
         _ = try store.registerDevice(userID: user, token: token, platform: .android, now: Int64(Date().timeIntervalSince1970))
+    }
+}
+
+/// A capability whose input and sender write down, when told to stop, what has stopped before them.
+final class ShutdownProbe: StationCapability, @unchecked Sendable {
+    // @unchecked: `heardSoFar` and `log` are Locked; `notify` is thread-safe.
+    let name = "probe"
+    let notify: NotifySocket
+    let log = Locked<[String]>([])
+    private let heardSoFar = Locked<[String]>([])
+
+    init(notify: NotifySocket) { self.notify = notify }
+
+    /// Everything systemd was told so far.
+    func heard() -> [String] {
+        let new = notify.received()
+        return heardSoFar.withLock { $0 += new; return $0 }
+    }
+
+    func contribute(to context: StationContext) throws -> StationServices {
+        StationServices(inputs: [Probe { [self] in
+                            if heard().contains("STOPPING=1") { log.withLock { $0.append("input: STOPPING=1 sent") } }
+                            if context.state.current.cameras["dock"]?.up == true { log.withLock { $0.append("input: cameras still streaming") } }
+                            log.withLock { $0.append("input stopped") }
+                        }],
+                        senders: [Probe { [self] in
+                            if log.get().contains("input stopped") { log.withLock { $0.append("sender: inputs stopped") } }
+                            if context.state.current.cameras["dock"]?.up == false { log.withLock { $0.append("sender: cameras down") } }
+                            if AgentStatusFile.read(context.paths.agentStatusFile)?.running == true {
+                                log.withLock { $0.append("sender: status file still running") }
+                            }
+                            if (try? context.outbox.status()) != nil { log.withLock { $0.append("sender: store writable") } }
+                            log.withLock { $0.append("sender stopped") }
+                        }])
+    }
+
+    /// Runs until graceful shutdown, then calls `stopping` before it returns.
+    struct Probe: Service {
+        let stopping: @Sendable () -> Void
+        func run() async throws {
+            try? await gracefulShutdown()
+            stopping()
+        }
     }
 }
