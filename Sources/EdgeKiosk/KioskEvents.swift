@@ -54,6 +54,11 @@ struct KioskEvents: Sendable {
     private static func follow(_ kiosk: Kiosk, facts: AsyncStream<any StationFact>, after lastSeen: Int64?,
                                into continuation: AsyncStream<KioskLive>.Continuation) async {
         var last = lastSeen ?? 0
+        // The dock's current lookup on every connection: one made between the page's render and
+        // this subscription is shown (the page skips the one it already has, by `seen_at`).
+        if kiosk.servesDock, let lookup = kiosk.feed?.latest {
+            continuation.yield(.lookup(KioskLive.Lookup(kind: lookup.content.kind, seenAt: lookup.seenAt)))
+        }
         if let lastSeen {
             let missed = (try? kiosk.context.events.events(after: lastSeen, limit: catchUpLimit)) ?? []
             for event in missed {
