@@ -94,10 +94,7 @@ public final class Agent: Sendable {
         let startedAt = Date().timeIntervalSince1970
         var openedVault: StationVault?
         do {
-            setenv("TSS2_LOG", "all+NONE", 0)
-            let choice = VaultBackendChoice(rawValue: station.vaultBackend) ?? .auto
-            let tcti = station.tcti ?? dependencies.environment["EDGE_TCTI"] ?? "device:/dev/tpmrm0"
-            openedVault = StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti))
+            openedVault = try StationVault.open(configuration, paths: paths, environment: dependencies.environment)
         } catch {
             logger.error("vault not available", metadata: ["event": "vault.unavailable", "reason": "\(error.message)"])
             state.setPart("vault", .failed, reason: error.message)

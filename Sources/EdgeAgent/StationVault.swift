@@ -1,5 +1,6 @@
 import EdgeCrypto
 import EdgeVault
+import Glibc
 import Synchronization
 
 /// The agent's one vault, shared by every part that needs a secret (the sender's tokens, the
@@ -20,6 +21,20 @@ public final class StationVault: @unchecked Sendable {
     public let directory: String
     /// Why a present TPM was not used, when that happened (item 8: never a silent downgrade).
     public let tpmRefusal: String?
+
+    /// The station's vault as edge.json and the environment name it: the backend
+    /// (`station.vault_backend`), the TPM's TCTI (`station.tcti`, `EDGE_TCTI`, else the kernel's
+    /// resource manager) and the directories `paths` resolved. The one opener of the agent, the
+    /// capabilities and the commands that open the station's vault.
+    public static func open(_ configuration: StationConfiguration, paths: StationPaths,
+                            environment: [String: String]) throws(VaultError) -> StationVault {
+        // tpm2-tss logs to stderr by default; the vault reports its failures itself, in one line.
+        // An operator's own TSS2_LOG setting wins.
+        setenv("TSS2_LOG", "all+NONE", 0)
+        let choice = VaultBackendChoice(rawValue: configuration.station.vaultBackend) ?? .auto
+        let tcti = configuration.station.tcti ?? environment["EDGE_TCTI"] ?? "device:/dev/tpmrm0"
+        return StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti))
+    }
 
     public init(_ vault: Vault) {
         backend = vault.backend.description

@@ -25,9 +25,10 @@ public struct EnrollmentCapability: StationCapability {
         guard let vault = context.vault else {
             throw EnrollmentError(.notConfigured, "The vault could not be opened; enrollment needs it for the tokens.")
         }
-        let identity = SyncIdentity.current(deviceID: try vault.deviceID(), appVersion: StationParts.appVersion)
-        let transport = try PortalClient.transport(settings)
         let configuration = context.configuration
+        // The same zone resolver as sync's and push's: X-Timezone agrees on every request.
+        let identity = StationParts.identity(deviceID: try vault.deviceID(), push: configuration.push)
+        let transport = try PortalClient.transport(settings)
         let enrollments = Enrollments(outbox: context.outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
                                       sponsors: configuration.payloads?.sponsors ?? .empty, logger: context.logger, facts: context.facts)
         self.enrollments.set(enrollments)

@@ -26,14 +26,12 @@ extension Enrollments {
         }
         let vault: StationVault
         do {
-            setenv("TSS2_LOG", "all+NONE", 0)
-            let choice = VaultBackendChoice(rawValue: configuration.station.vaultBackend) ?? .auto
-            let tcti = configuration.station.tcti ?? environment["EDGE_TCTI"] ?? "device:/dev/tpmrm0"
-            vault = StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti))
+            vault = try StationVault.open(configuration, paths: paths, environment: environment)
         } catch {
             throw EnrollmentError(.vault, "The vault cannot be opened: \(error.message)")
         }
-        let identity = SyncIdentity.current(deviceID: try Self.deviceID(vault), appVersion: StationParts.appVersion)
+        // The same zone resolver as sync's and push's: X-Timezone agrees on every request.
+        let identity = StationParts.identity(deviceID: try Self.deviceID(vault), push: configuration.push)
         let transport = try PortalClient.transport(settings)
         return Enrollments(outbox: outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
                            sponsors: configuration.payloads?.sponsors ?? .empty, logger: logger)

@@ -28,6 +28,7 @@ import Testing
                 {"station": {"name": "clinic-1", "role": "clinic", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1},
                  "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(base)"}],
                  "sync": {"base_url": "\(base)", "connect_timeout": 2, "total_timeout": 5},
+                 "push": {"endpoint": "\(base)", "station_zone": "Asia/Kolkata"},
                  "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05}, "ui": {"enabled": false}}
                 """.utf8).write(to: URL(fileURLWithPath: path))
             let configuration = try StationConfiguration.load(path: path)
@@ -62,6 +63,11 @@ import Testing
                     try desk.store.enrollment(enrollment.id).lifecycle.history.last?.cause == "Study Start approved (pushed change)"
                 }
                 try await eventually("the note applied") { standin.backend.applications(ofKey: note.message.idempotencyKey) == 1 }
+                // One zone resolver (push.station_zone): the portal's requests, the desk's and the
+                // agent's poller's, carry the X-Timezone sync's do.
+                let zones = Set(standin.requests.compactMap { $0.headers["x-timezone"] })
+                #expect(zones == ["Asia/Kolkata"])
+                #expect(standin.requests.contains { $0.path == APIPath.enrollmentStatus && $0.headers["x-timezone"] != nil })
 
                 // Revoked on the server, refresh token too: the sender's next send for it ends the enrollment.
                 #expect(standin.backend.revoke(.enrollment("enr-ab-0001"), code: .tokenRevoked) == 2)
