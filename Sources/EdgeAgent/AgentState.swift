@@ -1,5 +1,5 @@
+import EdgeCore
 import FoundationEssentials
-import Synchronization
 
 /// What the running agent knows about its parts, for `edge status` and the log (AGT-1, AGT-7):
 /// each part is running, waiting (and why: no camera, no backend, no TPM) or stopped.
@@ -44,9 +44,9 @@ public final class AgentState: Sendable {
         public var uiAddress: String?
     }
 
-    private let snapshot = Mutex(Snapshot())
+    private let snapshot = Locked(Snapshot())
     /// Called after every change (the status file writer), outside the lock.
-    private let onChange: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+    private let onChange: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Dispatch
+import EdgeCore
 import EdgeImaging
 import EdgePayloads
 import EdgeScanning
@@ -6,7 +7,6 @@ import EdgeStore
 import FoundationEssentials
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Runs one scanning loop per configured camera (AGT-1, AGT-4): frames from a `FrameSource` on
 /// the camera's own thread, decoded, passed through the repeat filter (SCN-7), classified and
@@ -25,13 +25,13 @@ public final class CameraSupervisor: Service, Sendable {
     private let metrics: AgentMetrics
     private let state: AgentState
     private let logger: Logger
-    private let context: Mutex<Context>
-    private let running = Mutex<[String: RunningCamera]>([:])
-    private let wanted: Mutex<[StationCamera]>
+    private let context: Locked<Context>
+    private let running = Locked<[String: RunningCamera]>([:])
+    private let wanted: Locked<[StationCamera]>
     private let readerOptions: ReaderOptions
     /// Stills asked for (the kiosk's photo evidence, UI-2), per camera name: the next frame
     /// that camera's loop takes is copied to each of them.
-    private let stills = Mutex<[String: [Still]]>([:])
+    private let stills = Locked<[String: [Still]]>([:])
     /// Told of every recorded read with its decoded text, after its commit (`ScanRecorded`), and
     /// of every camera going up or down (`CameraStateChanged`).
     private let facts: StationFacts
@@ -45,8 +45,8 @@ public final class CameraSupervisor: Service, Sendable {
         self.state = state
         self.facts = facts
         self.logger = logger
-        self.context = Mutex(context)
-        self.wanted = Mutex(cameras)
+        self.context = Locked(context)
+        self.wanted = Locked(cameras)
         self.readerOptions = readerOptions
     }
 

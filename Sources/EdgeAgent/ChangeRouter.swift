@@ -1,8 +1,8 @@
 import EdgeContract
+import EdgeCore
 import EdgeStore
 import FoundationEssentials
 import GRDB
-import Synchronization
 
 /// Routes what the backend sends the station to the capability that registered for it (AGT-5):
 /// pulled changes by `kind` (push intake today; enrollment approvals and the order cache later)
@@ -15,8 +15,8 @@ public final class ChangeRouter: Sendable {
     public typealias PulledHandler = @Sendable (Database, [SyncChange], _ now: Double) throws -> Void
     public typealias DeliveredHandler = @Sendable (Database, OutboxEntry, _ now: Double) throws -> Void
 
-    private let pulled = Mutex<[String: [PulledHandler]]>([:])
-    private let delivered = Mutex<[String: [DeliveredHandler]]>([:])
+    private let pulled = Locked<[String: [PulledHandler]]>([:])
+    private let delivered = Locked<[String: [DeliveredHandler]]>([:])
 
     public init() {}
 

@@ -1,11 +1,11 @@
+import EdgeCore
 import EdgeSync
-import Synchronization
 
 /// The sender's revocation hook (ENR-10) routed by credential name: a capability registers the
 /// prefix of the credentials it issues (`enrollment.`) and decides refresh or revocation for
 /// them; any other credential (the station's own token) is held as before (AGT-6).
 public final class CredentialRejectionRouter: CredentialRejectionHandler {
-    private let handlers = Mutex<[(prefix: String, handler: any CredentialRejectionHandler)]>([])
+    private let handlers = Locked<[(prefix: String, handler: any CredentialRejectionHandler)]>([])
     private let fallback: any CredentialRejectionHandler = HoldingRejectionHandler()
 
     public init() {}

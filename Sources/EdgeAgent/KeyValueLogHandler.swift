@@ -1,7 +1,7 @@
+import EdgeCore
 import FoundationEssentials
 import Glibc
 import Logging
-import Synchronization
 
 /// One line per event on stderr (AGT-7): `level=info msg="scan" event=scan camera=dock ...`,
 /// keys sorted, values quoted when they hold spaces or quotes and stripped of control
@@ -12,7 +12,7 @@ public struct KeyValueLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     private let label: String
     private let withTime: Bool
-    private static let lock = Mutex(())
+    private static let lock = Locked(())
 
     public init(label: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.label = label

@@ -1,7 +1,7 @@
+import EdgeCore
 import EdgeCrypto
 import EdgeVault
 import Glibc
-import Synchronization
 
 /// The agent's one vault, shared by every part that needs a secret (the sender's tokens, the
 /// push relay's service account, the scan events' hash key).
@@ -13,7 +13,7 @@ public final class StationVault: @unchecked Sendable {
     /// fingerprints): 32 random bytes made on first use, never leaving the vault.
     public static let hashKeyName = "station.hash-key"
 
-    private let lock = Mutex(())
+    private let lock = Locked(())
     private let vault: Vault
     /// What `auto` resolved to and why, for status (AGT-7).
     public let backend: String

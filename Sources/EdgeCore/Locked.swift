@@ -1,7 +1,7 @@
 import Glibc
 
-/// A value behind a `pthread_mutex_t`: the project's one lock type for values that closures and
-/// classes share (a `Mutex` cannot be captured or stored in a copyable value).
+/// A value behind a `pthread_mutex_t`: the project's one lock type (issue #27: no
+/// `Synchronization.Mutex` beside it; `Atomic` stays for single counters and flags).
 ///
 /// Decision: not `Synchronization.Mutex`. On Linux that lock is a futex whose fast path lives in
 /// the (uninstrumented) toolchain library, so ThreadSanitizer cannot see it and reports every
@@ -24,10 +24,10 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: (inout Value) throws(Never) -> Result) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
+        return try body(&value)
     }
 
     public func get() -> Value { withLock { $0 } }

@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import EdgeCrypto
 import EdgeHTTP
 import EdgePayloads
@@ -9,7 +10,6 @@ import EdgeVault
 import FoundationEssentials
 import GRDB
 import Logging
-import Synchronization
 
 /// The clinic station's enrollments (enrollment.md): linking with the portal, tokens in the
 /// vault, the lifecycle, Study Start, revocation and re-enrollment. The CLI, the agent and the
@@ -35,7 +35,7 @@ public final class Enrollments: Sendable {
     let clock: @Sendable () -> Double
     /// Enrollments whose rejected token is being refreshed, so that entries rejected together
     /// trigger one refresh, not one each.
-    private let refreshing = Mutex<Set<Int64>>([])
+    private let refreshing = Locked<Set<Int64>>([])
 
     public init(outbox: Outbox, vault: StationVault, portal: PortalClient, sponsors: SponsorTable, logger: Logger,
                 facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {

@@ -1,7 +1,7 @@
 import EdgeContract
+import EdgeCore
 import EdgeHTTP
 import FoundationEssentials
-import Synchronization
 
 /// Sends FCM HTTP v1 messages (PSH-8, PSH-9) and sorts FCM's answers into what the sender does:
 /// send, prune the token, fail the message, retry later.
@@ -31,7 +31,7 @@ public final class FCMClient: Sendable {
     private let clock: @Sendable () -> Double
     private let random: @Sendable () -> Double
     /// Project → until when sending is paused after a 429 (wall seconds).
-    private let pausedUntil = Mutex<[String: Double]>([:])
+    private let pausedUntil = Locked<[String: Double]>([:])
 
     /// `transport` should be an `FCMTransport` (EdgeFCMTransport) with `totalTimeout >= minimumRequestTimeout` (it
     /// multiplexes HTTP/2 streams; `FCMTransport` says why not libcurl here). `clock` is wall-clock seconds;

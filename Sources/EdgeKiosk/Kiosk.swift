@@ -20,10 +20,10 @@ public final class Kiosk: Sendable {
     let startedAt: Double
     let photos = PendingPhotos()
     let pages: KioskPages
-    private let streams = Mutex<[Int: AsyncStream<KioskLive>.Continuation]>([:])
+    private let streams = Locked<[Int: AsyncStream<KioskLive>.Continuation]>([:])
     /// The last linking code a camera read at the clinic, valid for `heldCodeLifetime` (UI-3:
     /// "scan a QR"). Only here, in memory: the page sees it masked, the database never in clear.
-    private let heldCode = Mutex<(code: LinkingCode, camera: String, at: Double)?>(nil)
+    private let heldCode = Locked<(code: LinkingCode, camera: String, at: Double)?>(nil)
     static let heldCodeLifetime: Double = 120
     private let nextStream = Atomic<Int>(0)
 
@@ -148,7 +148,7 @@ final class PendingPhotos: Sendable {
     }
 
     static let limit = ReceivingDock.maxPhotos
-    private let photos = Mutex<[Photo]>([])
+    private let photos = Locked<[Photo]>([])
 
     func add(_ photo: Photo) {
         photos.withLock { photos in

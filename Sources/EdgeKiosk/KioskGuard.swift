@@ -1,9 +1,9 @@
 import EdgeAgent
+import EdgeCore
 import EdgeCrypto
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird
-import Synchronization
 
 /// The kiosk's request checks (UI-7), as one router middleware:
 /// - every state-changing request (anything but GET/HEAD) must carry the page's CSRF token in
@@ -30,8 +30,8 @@ final class KioskGuard: RouterMiddleware, Sendable {
     let settings: KioskSettings
     /// Reads the PIN from the vault at each attempt (never kept in memory longer).
     let pin: @Sendable () -> SecureBytes?
-    private let sessions = Mutex<[String: Double]>([:])
-    private let failures = Mutex<[Double]>([])
+    private let sessions = Locked<[String: Double]>([:])
+    private let failures = Locked<[Double]>([])
 
     init(settings: KioskSettings, pin: @escaping @Sendable () -> SecureBytes?) throws {
         self.settings = settings

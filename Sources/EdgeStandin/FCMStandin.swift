@@ -1,5 +1,5 @@
 import EdgeContract
-import Synchronization
+import EdgeCore
 
 /// The FCM stand-in's state: access tokens it issued, faults in force, messages received.
 public final class FCMStandin: Sendable {
@@ -20,7 +20,7 @@ public final class FCMStandin: Sendable {
         var connections: [ObjectIdentifier: Int] = [:]
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init() {}
 

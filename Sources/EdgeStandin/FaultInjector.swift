@@ -1,4 +1,5 @@
-import Synchronization
+import EdgeCore
+
 
 /// The faults in force, shared by every connection and changed by tests while the stand-in runs
 /// (in process through this class, over HTTP through `/_standin/faults`).
@@ -15,7 +16,7 @@ public final class FaultInjector: Sendable {
         var generator = SeededGenerator(seed: 0)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

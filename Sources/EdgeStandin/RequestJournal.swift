@@ -1,4 +1,5 @@
-import Synchronization
+import EdgeCore
+
 
 /// Every request received on a contract path, in order of arrival. Written by the connections'
 /// channel handlers (which see requests even when a fault keeps them from the application),
@@ -9,7 +10,7 @@ public final class RequestJournal: Sendable {
         var nextID = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,7 +1,7 @@
 import EdgeContract
+import EdgeCore
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// A stand-in backend running in the test's own process (SYN-11), on 127.0.0.1 and a free port:
 ///
@@ -23,7 +23,7 @@ public final class Standin: Sendable {
         var port: Int
     }
 
-    private let running = Mutex<Running?>(nil)
+    private let running = Locked<Running?>(nil)
 
     public init(configuration: StandinConfiguration = StandinConfiguration()) {
         self.configuration = configuration

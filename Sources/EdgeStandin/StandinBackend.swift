@@ -1,6 +1,6 @@
 import EdgeContract
+import EdgeCore
 import FoundationEssentials
-import Synchronization
 
 /// The stand-in's backend logic (SYN-11): the contract's endpoints over in-memory state, the
 /// control API, and the records tests assert on. Framework-free: `handle(_:)` takes and returns
@@ -10,7 +10,7 @@ public final class StandinBackend: Sendable {
     public let configuration: StandinConfiguration
     public let faults: FaultInjector
     public let journal: RequestJournal
-    let state: Mutex<StandinState>
+    let state: Locked<StandinState>
     /// The FCM stand-in's tokens, faults and received messages.
     public let fcm: FCMStandin
     /// Photo evidence received by hash (RCV-2).
@@ -27,7 +27,7 @@ public final class StandinBackend: Sendable {
         for token in configuration.staticTokens {
             initial.tokens[token] = TokenRecord(token: token, kind: .fixed)
         }
-        state = Mutex(initial)
+        state = Locked(initial)
         fcm = FCMStandin()
     }
 

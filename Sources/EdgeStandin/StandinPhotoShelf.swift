@@ -1,5 +1,5 @@
 import EdgeContract
-import Synchronization
+import EdgeCore
 
 /// The photos the stand-in received (RCV-2), by hash, with how many uploads stored each (never
 /// more than one: a repeated upload is a no-op) and how many were answered as duplicates.
@@ -13,7 +13,7 @@ public final class StandinPhotoShelf: Sendable {
         public var duplicates: Int
     }
 
-    private let photos = Mutex<[String: Photo]>([:])
+    private let photos = Locked<[String: Photo]>([:])
 
     public init() {}
 

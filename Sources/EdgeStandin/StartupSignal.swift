@@ -1,4 +1,5 @@
-import Synchronization
+import EdgeCore
+
 
 /// Carries the bound port (or the failure to get one) from the server task to `Standin.start`,
 /// whichever of "the server reports its port" and "the server task ended" comes first, and
@@ -9,7 +10,7 @@ final class StartupSignal: Sendable {
         var waiter: CheckedContinuation<Int, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func resolve(_ result: Result<Int, StandinError>) {
         let waiter = state.withLock { state -> CheckedContinuation<Int, any Error>? in

@@ -1,10 +1,10 @@
 import EdgeAgent
 import Dispatch
 import EdgeCapture
+import EdgeCore
 import EdgePayloads
 import EdgeScanning
 import Glibc
-import Synchronization
 
 /// `edge scan --camera DEV...`: live frames through the same reader and output as `--image`
 /// (SCN-2, SCN-7, SCN-8, HW-3). Each camera runs on its own thread (its runner blocks in poll);
@@ -27,7 +27,7 @@ struct CameraScan: Sendable {
         let stop = StopFlag()
         let signals = TerminationSignals { stop.set() }
         defer { signals.cancel() }
-        let outcomes = Mutex<[CameraScanOutcome]>([])
+        let outcomes = Locked<[CameraScanOutcome]>([])
         let group = DispatchGroup()
         for path in cameras {
             DispatchQueue.global().async(group: group) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import EdgeAgent
 import Dispatch
 import EdgeContract
+import EdgeCore
 import EdgeHTTP
 import EdgePush
 import EdgeStore
@@ -9,7 +10,6 @@ import EdgeSync
 import EdgeVault
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
 struct SyncRunCommand: BridgedAsyncCommand {
@@ -45,7 +45,7 @@ struct SyncRunCommand: BridgedAsyncCommand {
         // With a push section, pulled notifications and confirmed GRNs feed the relay (PSH-1,
         // RCV-7) in the same transactions, routed as the agent routes them (AGT-5).
         let router = ChangeRouter()
-        let pushed = Mutex(PushIntakeReport())
+        let pushed = Locked(PushIntakeReport())
         if let push = file.push {
             do throws(PushError) {
                 let intake = PushIntake(store: try PushStore(database: outbox.database, stationZone: StationParts.stationZone(push)),
@@ -132,7 +132,7 @@ struct SyncRunCommand: BridgedAsyncCommand {
         }
     }
 
-    private static let lastProgressBucket = Mutex(0)
+    private static let lastProgressBucket = Locked(0)
 
     static func summary(_ report: DrainReport) -> String {
         var line = "sent \(report.sent)" + (report.duplicates > 0 ? " (\(report.duplicates) already applied)" : "")
