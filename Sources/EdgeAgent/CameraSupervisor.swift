@@ -152,14 +152,13 @@ public final class CameraSupervisor: Service, Sendable {
         let handles = metrics.camera(camera.name)
         state.update { $0.cameras[camera.name] = AgentState.Camera(name: camera.name, device: camera.device, up: false, detail: "starting",
                                                                    frames: 0, events: 0) }
-        let reader: BarcodeReader
+        let pipeline: FramePipeline
         do {
-            reader = try BarcodeReader(options: readerOptions)
+            pipeline = try FramePipeline(options: readerOptions, repeatGap: context.withLock { $0.repeatGap })
         } catch {
             state.update { $0.cameras[camera.name]?.detail = error.message }
             return
         }
-        var filter = RepeatFilter(gap: context.withLock { $0.repeatGap })
         var frames = 0
         var lastPublished = clock.now
         source.capture(shouldStop: { stop.isSet }, onEvent: { event in
@@ -186,18 +185,17 @@ public final class CameraSupervisor: Service, Sendable {
                 for request in waiting { request.continuation.resume(returning: still) }
             }
             let started = clock.now
-            let results: [ScanResult]
+            let current = context.withLock { $0 }
+            let reads: [FramePipeline.Read]
             do throws(ScanError) {
-                results = try reader.read(frame.luma)
+                reads = try pipeline.reads(in: frame, classifier: current.classifier, repeatGap: current.repeatGap)
             } catch {
                 logger.warning("frame not decoded", metadata: ["event": "camera.frame_error", "camera": "\(camera.name)", "reason": "\(error.code.rawValue)"])
                 return !stop.isSet
             }
             handles.decodeTime.recordNanoseconds(Self.nanoseconds(clock.now - started))
-            let current = context.withLock { $0 }
-            if filter.gap != current.repeatGap { filter = RepeatFilter(gap: current.repeatGap) }
-            for result in results where filter.admit(result, at: frame.dequeuedAt) {
-                record(result, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock)
+            for read in reads {
+                record(read, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock)
             }
             // Frame counts reach status at most once a second, whatever the frame rate.
             if clock.now - lastPublished >= .seconds(1) {
@@ -222,9 +220,9 @@ public final class CameraSupervisor: Service, Sendable {
         if let changed { facts.publish(CameraStateChanged(camera: changed)) }
     }
 
-    private func record(_ result: ScanResult, camera: String, frame: SourceFrame, context: Context, handles: CameraMetrics,
+    private func record(_ read: FramePipeline.Read, camera: String, frame: SourceFrame, context: Context, handles: CameraMetrics,
                         clock: ContinuousClock) {
-        let classification = context.classifier.classify(result)
+        let (result, classification) = (read.result, read.classification)
         let action = context.policy.action(for: classification.className)
         guard action != .ignore else { return }
         do throws(StoreError) {

@@ -17,6 +17,12 @@ public struct SourceFrame {
     /// When the frame was dequeued; SCN-8 latency is measured from here.
     public let dequeuedAt: ContinuousClock.Instant
     public let luma: ImageView
+
+    public init(sequence: UInt32, dequeuedAt: ContinuousClock.Instant, luma: ImageView) {
+        self.sequence = sequence
+        self.dequeuedAt = dequeuedAt
+        self.luma = luma
+    }
 }
 
 /// What a source says about itself, for logs, metrics and status.

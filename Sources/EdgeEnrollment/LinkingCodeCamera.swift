@@ -9,9 +9,11 @@ import EdgeScanning
 public enum LinkingCodeCamera {
     public static func read(from source: any FrameSource, sponsors: SponsorTable, classifier: PayloadClassifier,
                             timeout: Duration, shouldStop: @escaping () -> Bool = { false }) throws(EnrollmentError) -> LinkingCode {
-        let reader: BarcodeReader
+        let pipeline: FramePipeline
         do {
-            reader = try BarcodeReader(options: .cameraFrame())
+            // No repeat gap: a code refused locally and shown again is checked again (the
+            // coordinator may have corrected the sponsor table meanwhile); it costs nothing sent.
+            pipeline = try FramePipeline(options: .cameraFrame(), repeatGap: .zero)
         } catch {
             throw EnrollmentError(.camera, "The barcode reader could not start: \(error)")
         }
@@ -23,9 +25,10 @@ public enum LinkingCodeCamera {
         source.capture(shouldStop: { shouldStop() || clock.now >= deadline }, onEvent: { event in
             if case .failed(let reason) = event { failure = reason }
         }, onFrame: { frame in
-            for result in (try? reader.read(frame.luma)) ?? [] where classifier.classify(result).className == BuiltInPayloadClass.linkingCode.rawValue {
+            for read in (try? pipeline.reads(in: frame, classifier: classifier)) ?? []
+            where read.classification.className == BuiltInPayloadClass.linkingCode.rawValue {
                 do throws(LinkingCodeError) {
-                    found = try LinkingCode(parsing: result.text, source: .scanned, sponsors: sponsors)
+                    found = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: sponsors)
                     return false
                 } catch {
                     lastRefusal = error

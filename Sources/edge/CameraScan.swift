@@ -50,16 +50,15 @@ struct CameraScan: Sendable {
         let runner = CameraRunner(path: path) { identity in
             override.apply(to: CameraSettings.configuration(for: identity, in: settings))
         }
-        let reader: BarcodeReader
+        let pipeline: FramePipeline
         let first: CameraSession
         do {
-            reader = try BarcodeReader(options: readerOptions)
+            pipeline = try FramePipeline(options: readerOptions, repeatGap: repeatGap)
             first = try runner.openFirst()
         } catch {
             printer.printError(file: path, message: "\(error)")
             return .unusable
         }
-        var filter = RepeatFilter(gap: repeatGap)
         var frames = 0
         var reported = 0
         var decodeTimes: [Duration] = []
@@ -83,16 +82,17 @@ struct CameraScan: Sendable {
             }
         }, onFrame: { frame in
             frames += 1
-            let results: [ScanResult]
+            let reads: [FramePipeline.Read]
             do throws(ScanError) {
-                results = try reader.read(frame.luma)
+                reads = try pipeline.reads(in: SourceFrame(sequence: frame.sequence, dequeuedAt: frame.dequeuedAt, luma: frame.luma),
+                                           classifier: classifier)
             } catch {
                 Output.stderr("edge: \(path): frame \(frame.sequence): \(Output.printable(error.message))")
                 return true
             }
             decodeTimes.append(clock.now - frame.dequeuedAt)
-            for result in results where filter.admit(result, at: frame.dequeuedAt) {
-                var record = ScanRecord(file: path, result: result, classification: classifier.classify(result))
+            for read in reads {
+                var record = ScanRecord(file: path, result: read.result, classification: read.classification)
                 record.frame = Int(frame.sequence)
                 record.latencyMs = Self.milliseconds(clock.now - frame.dequeuedAt)
                 printer.print(record)
