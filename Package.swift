@@ -155,7 +155,10 @@ let package = Package(
         .testTarget(name: "EdgeCryptoTests", dependencies: ["EdgeCrypto", "EdgeTestSupport"]),
         // A swtpm process per test case, shared by the TPM and vault tests; the vivid driver for
         // the camera tests in the VM; the openssl tool for the RSA and FCM tests.
-        .target(name: "EdgeTestSupport", path: "Tests/EdgeTestSupport"),
+        // ... and `TestStation`, the station the agent, receiving, enrollment and kiosk tests share.
+        .target(name: "EdgeTestSupport", dependencies: ["EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStandin", "EdgeStation", "EdgeVault",
+                                                        .product(name: "Logging", package: "swift-log")],
+                path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "EdgeCore", "EdgePush", "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

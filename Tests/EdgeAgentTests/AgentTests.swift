@@ -20,45 +20,29 @@ import Testing
     static let token = "agent-test-station-token"
 
     /// A stand-in with FCM, a vault holding the station token and the service account, and an
-    /// edge.json naming them: what a station has after provisioning.
+    /// edge.json naming them: what a station has after provisioning. The agent alone
+    /// (`buildAgent`, no role capabilities): these tests are about its own parts.
     final class Station: @unchecked Sendable, Stoppable {
-        let directory: TemporaryDirectory
-        let standin: Standin
-        let configPath: String
-        let baseURL: String
+        let test: TestStation
+        var directory: TemporaryDirectory { test.directory }
+        var standin: Standin { test.standin }
+        var configPath: String { test.configPath }
+        var baseURL: String { test.baseURL }
 
-        init(cameras: String, extra: String = "") async throws {
-            directory = try TemporaryDirectory(prefix: "edge-agent")
-            let account = try StandinServiceAccount.generate()
-            standin = Standin(configuration: StandinConfiguration(staticTokens: [AgentTests.token], seedDemoData: true,
-                                                                  fcmPublicKeyPEM: try account.publicKeyPEM(), fcmClientEmail: account.clientEmail))
-            let port = try await standin.start()
-            baseURL = "http://127.0.0.1:\(port)"
-            let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
-            try vault.put(SecureBytes(Array(AgentTests.token.utf8)), name: SecretName("sync.token"))
-            try vault.put(account.keyFile(tokenURI: baseURL + "/token"), name: SecretName("push.service-account"))
-            configPath = directory.path + "/edge.json"
-            try Data("""
-                {"station": {"name": "dock-1", "role": "dock", "state_dir": ".", "vault_backend": "keyfile", "metrics": "127.0.0.1:0",
-                             "pull_interval": 1, "repeat_gap": 0.5, "cameras": \(cameras)\(extra)},
-                 "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "https://s1.portal.invalid/api"}],
-                 "sync": {"base_url": "\(baseURL)", "connect_timeout": 2, "total_timeout": 5},
-                 "push": {"endpoint": "\(baseURL)", "station_zone": "UTC", "receiving_team": ["dock-lead"]}}
-                """.utf8).write(to: URL(fileURLWithPath: configPath))
+        init(cameras: String) async throws {
+            test = try await TestStation(role: "dock", name: "dock-1", cameras: cameras,
+                                         station: #""metrics": "127.0.0.1:0", "repeat_gap": 0.5"#,
+                                         sections: #"""
+                                             "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "https://s1.portal.invalid/api"}],
+                                             "push": {"endpoint": "{base}", "station_zone": "UTC", "receiving_team": ["dock-lead"]}
+                                             """#, token: AgentTests.token, fcm: true, prefix: "edge-agent")
         }
 
-        func configuration() throws -> StationConfiguration { try StationConfiguration.load(path: configPath) }
+        func configuration() throws -> StationConfiguration { try test.configuration() }
 
-        func agent() throws -> Agent {
-            var dependencies = AgentDependencies()
-            // No environment: EDGE_STATE_DIR and friends of the machine running the tests must not leak in.
-            dependencies.environment = [:]
-            dependencies.retryInterval = .milliseconds(200)
-            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
-            return try buildAgent(try configuration(), dependencies: dependencies)
-        }
+        func agent() throws -> Agent { try test.agent() }
 
-        func stop() async { await standin.stop(timeout: .seconds(5)) }
+        func stop() async { await test.stop() }
     }
 
     static func samples(_ names: String...) -> String {
@@ -157,12 +141,10 @@ import Testing
         try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 20}]"#)) { station in
             let notify = try NotifySocket(path: station.directory.path + "/notify")
             let probe = ShutdownProbe(notify: notify)
-            var dependencies = AgentDependencies()
-            dependencies.environment = ["NOTIFY_SOCKET": notify.path]
-            dependencies.retryInterval = .milliseconds(200)
-            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
-            dependencies.capabilities = [probe]
-            let agent = try buildAgent(try station.configuration(), dependencies: dependencies)
+            let agent = try station.test.agent { dependencies in
+                dependencies.environment = ["NOTIFY_SOCKET": notify.path]
+                dependencies.capabilities = [probe]
+            }
             let running = Task { try await agent.run() }
             try await eventually("the camera is up, the sender runs and systemd heard READY=1") {
                 agent.state.current.cameras["dock"]?.up == true && agent.state.current.parts["sender"]?.state == .running

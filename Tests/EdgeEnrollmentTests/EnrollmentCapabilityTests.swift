@@ -16,38 +16,27 @@ import Testing
 /// a revocation the sender meets turns the enrollment NOT_PARTICIPATING (ENR-10, ENR-13).
 @Suite(.serialized) struct EnrollmentCapabilityTests {
     @Test func anApprovalPulledByTheAgentReleasesTheDataAndARevocationTheSenderMeetsEndsIt() async throws {
-        let directory = try TemporaryDirectory(prefix: "edge-clinic-agent")
-        let standin = Standin(configuration: StandinConfiguration(staticTokens: [Clinic.stationToken], seedDemoData: true))
-        let base = "http://127.0.0.1:\(try await standin.start())"
         // Stopped also when the test fails half-way: a station left running when the process
-        // exits can crash it.
-        try await withStopping(standin, stop: { await $0.stop(timeout: .seconds(5)) }) { standin in
-            let path = directory.path + "/edge.json"
-            // The poll is slow on purpose: only the pulled change can approve within the test.
-            try Data("""
-                {"station": {"name": "clinic-1", "role": "clinic", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1},
-                 "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(base)"}],
-                 "sync": {"base_url": "\(base)", "connect_timeout": 2, "total_timeout": 5},
-                 "push": {"endpoint": "\(base)", "station_zone": "Asia/Kolkata"},
-                 "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05}, "ui": {"enabled": false}}
-                """.utf8).write(to: URL(fileURLWithPath: path))
-            let configuration = try StationConfiguration.load(path: path)
+        // exits can crash it. The poll is slow on purpose: only the pulled change can approve
+        // within the test.
+        try await withStopping(TestStation(role: "clinic", name: "clinic-1", sections: #"""
+                                               "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "{base}"}],
+                                               "push": {"endpoint": "{base}", "station_zone": "Asia/Kolkata"},
+                                               "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
+                                               "ui": {"enabled": false}
+                                               """#, token: Clinic.stationToken, prefix: "edge-clinic-agent")) { test in
+            let standin = test.standin
+            let configuration = try test.configuration()
             let quiet = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
 
             // Linked from the command line's side before the agent runs (what `edge enroll` does).
             let desk = try Enrollments.open(configuration, environment: [:], logger: quiet)
-            try desk.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
             let enrollment = try await desk.enroll(input: DemoData.linkingCode, source: .typed)
             #expect(enrollment.state == .studyStartPending)
             let note = try desk.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "baseline"}"#.utf8), for: enrollment.id)
 
-            var dependencies = AgentDependencies()
-            dependencies.environment = [:]
-            dependencies.retryInterval = .milliseconds(200)
-            dependencies.logger = quiet
-            let agent = try buildStation(configuration, dependencies: dependencies).agent
-            let running = Task { try await agent.run() }
-            try await withStopping(agent, stop: { await $0.shutdown(); _ = try? await running.value }) { agent in
+            try test.start()
+            do {
 
                 // Nothing of the enrollment's goes out while pending. The poller asks once at start (and
                 // then only hourly here): wait for that answer so the approval below can only come pulled.
@@ -80,7 +69,7 @@ import Testing
                 #expect(try desk.vault.secret(enrollment.accessSecret) == nil)
 
             }
-            try await running.value
+            try await test.stopAgent()
         }
     }
 }

@@ -23,40 +23,24 @@ import Testing
 
     /// A station with the kiosk on a free loopback port, and the stand-in behind it.
     final class Station: @unchecked Sendable, Stoppable {
-        let directory: TemporaryDirectory
-        let standin: Standin
+        let test: TestStation
         let agent: Agent
-        let running: Task<Void, any Error>
         let base: String
+        var directory: TemporaryDirectory { test.directory }
+        var standin: Standin { test.standin }
 
         /// `images`: what the dock camera replays (samples/); `ui`: the `ui` section.
         init(role: String = "both", images: [String] = ["po-code128.png", "vendor.png"], ui: String = #"{"listen": "127.0.0.1:0"}"#,
              pin: String? = nil) async throws {
-            directory = try TemporaryDirectory(prefix: "edge-kiosk")
-            standin = Standin(configuration: StandinConfiguration(staticTokens: [KioskServerTests.token], seedDemoData: true))
-            let backend = "http://127.0.0.1:\(try await standin.start())"
-            let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
-            try vault.put(SecureBytes(Array(KioskServerTests.token.utf8)), name: SecretName("sync.token"))
-            if let pin { try vault.put(SecureBytes(Array(pin.utf8)), name: SecretName("ui.pin")) }
             let samples = images.map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
-            let path = directory.path + "/edge.json"
-            try Data("""
-                {"station": {"name": "kiosk-1", "role": "\(role)", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1, "repeat_gap": 3600,
-                             "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 5}]},
-                 "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(backend)"}],
-                 "sync": {"base_url": "\(backend)", "connect_timeout": 2, "total_timeout": 5},
-                 "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
-                 "receiving": {"tenant_id": "\(DemoData.tenantID)"},
-                 "ui": \(ui)}
-                """.utf8).write(to: URL(fileURLWithPath: path))
-            let configuration = try StationConfiguration.load(path: path)
-            var dependencies = AgentDependencies()
-            dependencies.environment = [:]
-            dependencies.retryInterval = .milliseconds(200)
-            dependencies.logger = Logger(label: "edge-test") { label in ProcessInfo.processInfo.environment["EDGE_TEST_LOG"] != nil ? StreamLogHandler.standardError(label: label) as any LogHandler : SwiftLogNoOpLogHandler() }
-            agent = try buildStation(configuration, dependencies: dependencies).agent
+            test = try await TestStation(role: role, name: "kiosk-1", cameras: #"[{"name": "dock", "device": "replay:\#(samples)", "fps": 5}]"#,
+                                         station: #""repeat_gap": 3600"#, sections: #"""
+                                             "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "{base}"}],
+                                             "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
+                                             "receiving": {"tenant_id": "\#(DemoData.tenantID)"}, "ui": \#(ui)
+                                             """#, token: KioskServerTests.token, pin: pin, prefix: "edge-kiosk")
+            agent = try test.start().agent
             let agent = self.agent
-            running = Task { try await agent.run() }
             var address: String?
             try await eventually("the kiosk listens (ui: \(agent.state.current.parts["ui"]?.reason ?? "no reason"))") {
                 address = agent.state.current.uiAddress
@@ -65,11 +49,7 @@ import Testing
             base = address ?? ""
         }
 
-        func stop() async {
-            await agent.shutdown()
-            _ = try? await running.value
-            await standin.stop(timeout: .seconds(5))
-        }
+        func stop() async { await test.stop() }
 
         func get(_ path: String, headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
             var request = URLRequest(url: URL(string: base + path)!)

@@ -21,33 +21,19 @@ import Testing
     static let token = "receiving-agent-test-token"
 
     @Test func cameraReadsFeedTheKioskAndAConfirmedGRNNotifiesTheTeamOnce() async throws {
-        let directory = try TemporaryDirectory(prefix: "edge-receiving-agent")
-        let account = try StandinServiceAccount.generate()
-        let standin = Standin(configuration: StandinConfiguration(staticTokens: [Self.token], seedDemoData: true,
-                                                                  fcmPublicKeyPEM: try account.publicKeyPEM(), fcmClientEmail: account.clientEmail))
-        let port = try await standin.start()
+        let samples = ["po-code128.png", "vendor.png"].map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
         // Stopped also when the test fails half-way: a station left running when the process
         // exits can crash it.
-        try await withStopping(standin, stop: { await $0.stop(timeout: .seconds(5)) }) { standin in
-            let baseURL = "http://127.0.0.1:\(port)"
-            let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
-            try vault.put(SecureBytes(Array(Self.token.utf8)), name: SecretName("sync.token"))
-            try vault.put(account.keyFile(tokenURI: baseURL + "/token"), name: SecretName("push.service-account"))
-            let samples = ["po-code128.png", "vendor.png"].map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
-            let configPath = directory.path + "/edge.json"
-            try Data("""
-                {"station": {"name": "dock-1", "role": "dock", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1, "repeat_gap": 60,
-                             "cameras": [{"name": "dock", "device": "replay:\(samples)", "fps": 10}]},
-                 "sync": {"base_url": "\(baseURL)", "connect_timeout": 2, "total_timeout": 5},
-                 "push": {"endpoint": "\(baseURL)", "station_zone": "UTC", "receiving_team": ["dock-lead"]},
-                 "receiving": {"tenant_id": "\(DemoData.tenantID)"}, "ui": {"enabled": false}}
-                """.utf8).write(to: URL(fileURLWithPath: configPath))
-            let configuration = try StationConfiguration.load(path: configPath)
-            var dependencies = AgentDependencies()
-            dependencies.environment = [:]
-            dependencies.retryInterval = .milliseconds(200)
-            dependencies.logger = Logger(label: "edge-test") { _ in SwiftLogNoOpLogHandler() }
-            let station = try buildStation(configuration, dependencies: dependencies)
+        try await withStopping(TestStation(role: "dock", name: "dock-1", cameras: #"[{"name": "dock", "device": "replay:\#(samples)", "fps": 10}]"#,
+                                           station: #""repeat_gap": 60"#,
+                                           sections: #"""
+                                               "push": {"endpoint": "{base}", "station_zone": "UTC", "receiving_team": ["dock-lead"]},
+                                               "receiving": {"tenant_id": "\#(DemoData.tenantID)"}, "ui": {"enabled": false}
+                                               """#,
+                                           token: Self.token, fcm: true, prefix: "edge-receiving-agent")) { test in
+            let standin = test.standin
+            let configuration = try test.configuration()
+            let station = try test.station()
             let agent = station.agent
             let feed = try #require(station.receiving?.feed)
 
@@ -55,8 +41,8 @@ import Testing
             let updates = feed.updates()
             let watching = Task { for await lookup in updates { seen.withLock { $0.append(lookup) } } }
             defer { watching.cancel() }
-            let running = Task { try await agent.run() }
-            try await withStopping(agent, stop: { await $0.shutdown(); _ = try? await running.value }) { agent in
+            test.run(agent)
+            do {
                 let push = try PushStore(database: agent.outbox.database, stationZone: "UTC")
                 let now = Int64(Date().timeIntervalSince1970)
                 _ = try push.registerDevice(userID: "dock-lead", token: "fcm-dock-lead", platform: .android, now: now)
@@ -101,7 +87,7 @@ import Testing
                 }
 
             }
-            try await running.value
+            try await test.stopAgent()
         }
     }
 }

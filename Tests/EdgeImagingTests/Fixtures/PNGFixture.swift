@@ -86,7 +86,11 @@ enum PNGFixture {
             guard !xs.isEmpty else { continue }  // empty passes have no scanlines at all
             for y in stride(from: y0, to: height, by: dy) {
                 raw.append(0)  // filter: none
-                let row = xs.flatMap { x in samples[((y * width + x) * channels)..<((y * width + x + 1) * channels)] }
+                var row: [Int] = []
+                for x in xs {
+                    let first: Int = (y * width + x) * channels
+                    row += samples[first..<(first + channels)]
+                }
                 raw += pack(row, bitDepth: bitDepth)
             }
         }
