@@ -131,11 +131,14 @@ import Testing
             // DNS rebinding: a name that resolves to 127.0.0.1 is not the kiosk's.
             (status, _, _) = try await station.get("/dock", headers: ["Host": "evil.example"])
             #expect(status == 421)
-            // Nothing of the refused calls reached the dock.
-            #expect(station.standin.requests.filter { $0.path.hasPrefix("/api/barcode") }.isEmpty)
+            // Nothing of the refused calls reached the dock: no order lookup at the backend.
+            func lookups() -> Int { station.standin.requests.filter { $0.path == APIPath.scanBarcode }.count }
+            #expect(lookups() == 0)
 
             (status, _, data) = try await station.post("/api/v1/dock/scans", json: body, token: token, headers: ["Origin": station.base])
             #expect(status == 200)
+            // ... and the accepted one did: the filter above watches the path lookups take.
+            #expect(lookups() == 1)
             let lookup = try Self.object(data)
             #expect(lookup["kind"] as? String == "order" && lookup["camera"] as? String == KioskLookup.keyboard)
             #expect(((lookup["order"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false)

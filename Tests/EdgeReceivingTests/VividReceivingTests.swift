@@ -19,30 +19,19 @@ import XCTest
 final class VividReceivingTests: XCTestCase {
     func testAPOLabelOnTheCameraBecomesAConfirmedGRNWithItsPhoto() async throws {
         guard let node = Vivid.capture else { throw XCTSkip("EDGE_TEST_CAMERA is not set (the vivid VM sets it)") }
-        let directory = try TemporaryDirectory(prefix: "edge-vivid-dock")
-        let token = "vivid-dock-token"
-        let standin = Standin(configuration: StandinConfiguration(staticTokens: [token], seedDemoData: true))
-        let port = try await standin.start()
-        let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
-        try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
-        let configuration = try StationConfiguration.parse(Data("""
-            {"sync": {"base_url": "http://127.0.0.1:\(port)"},
-             "receiving": {"tenant_id": "\(DemoData.tenantID)"},
-             "station": {"name": "vivid-dock", "role": "dock", "state_dir": "\(directory.path)", "vault_backend": "keyfile",
-                         "cameras": [{"name": "dock", "device": "\(node)", "format": "YUYV", "width": 640, "height": 480}]}, "ui": {"enabled": false}}
-            """.utf8))
+        let test = try await TestStation(role: "dock", name: "vivid-dock",
+                                         cameras: #"[{"name": "dock", "device": "\#(node)", "format": "YUYV", "width": 640, "height": 480}]"#,
+                                         sections: #""receiving": {"tenant_id": "\#(DemoData.tenantID)"}, "ui": {"enabled": false}"#,
+                                         token: "vivid-dock-token", prefix: "edge-vivid-dock")
+        let standin = test.standin
+        let configuration = try test.configuration()
         // The PO label as Code 128 from zint (the sample label is wider than vivid's 640x480 loop;
         // a PO on a QR code is not a valid PO label).
         let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try Self.code128Image(DemoData.openOrder)))
         defer { Vivid.stopLoop(loop) }
-        var dependencies = AgentDependencies()
-        dependencies.environment = [:]
-        dependencies.retryInterval = .milliseconds(500)
-        dependencies.logger = Logger(label: "edge-vivid") { _ in SwiftLogNoOpLogHandler() }
-        let station = try buildStation(configuration, dependencies: dependencies)
+        let station = try test.start { $0.retryInterval = .milliseconds(500) }
         let agent = station.agent
         let feed = try XCTUnwrap(station.receiving?.feed)
-        let running = Task { try await agent.run() }
         do {
             try await eventually("the kiosk shows the order read by the dock camera", timeout: .seconds(150)) {
                 if case .order(.online(let order, _))? = feed.latest?.content { return order.poNumber == DemoData.openOrder }
@@ -51,13 +40,11 @@ final class VividReceivingTests: XCTestCase {
         } catch {
             let events = (try? agent.events.recent(limit: 20)) ?? []
             FileHandle.standardError.write(Data("VividReceivingTests: \(error); camera \(String(describing: agent.state.current.cameras["dock"])); parts \(agent.state.current.parts); events \(events.map { "\($0.className) \($0.valid) \($0.masked)" }); feed \(String(describing: feed.latest))\n".utf8))
-            await agent.shutdown()
-            await standin.stop()
+            await test.stop()
             throw error
         }
         // The camera streams for the agent; the still is taken once it lets go of the device.
-        await agent.shutdown()
-        try await running.value
+        try await test.stopAgent()
 
         let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
         defer { parts.transport?.shutdown() }
@@ -83,7 +70,7 @@ final class VividReceivingTests: XCTestCase {
         XCTAssertEqual(decoded.height, still.height)
         XCTAssertEqual(Set(decoded.pixels).count > 2, true, "the still shows the label, not a blank frame")
         XCTAssertEqual(standin.backend.applications(ofKey: confirmation.idempotencyKey), 1)
-        await standin.stop()
+        await test.stop()
     }
 
     /// A Code 128 label from zint, 2 pixels a module (334x116 for a PO number).
