@@ -172,6 +172,9 @@ let package = Package(
                                                          "EdgeStandin", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
+        // The station's schema and export with every capability's section (StationSchema).
+        .testTarget(name: "EdgeStationTests", dependencies: ["EdgeStation", "EdgeStore", "EdgeEnrollment", "EdgeReceiving", "EdgePush",
+                                                             "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
         // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a
         // node (the vivid VM, .ci/vivid-vm).

@@ -31,6 +31,9 @@ public struct AgentDependencies: Sendable {
     /// SIGTERM/SIGINT shut the group down gracefully and SIGHUP reloads (`edge run`); tests
     /// leave the signals alone and call `shutdown()` / `reload`.
     public var handleSignals = false
+    /// The capabilities' migrations, after the store's own (`SchemaMigration`); `buildStation`
+    /// gives every station all of them (`StationSchema.migrations`).
+    public var migrations: [SchemaMigration] = []
     /// What the station's role turns on (enrollment, receiving, the local web UI), in the order
     /// they are given their context; `buildStation` chooses them, tests may add their own.
     public var capabilities: [any StationCapability] = []
@@ -83,7 +86,7 @@ public final class Agent: Sendable {
         try paths.createStateDirectory()
         let database: EdgeDatabase
         do {
-            database = try EdgeDatabase(path: paths.database)
+            database = try EdgeDatabase(path: paths.database, migrations: dependencies.migrations)
         } catch {
             throw AgentPartError(.storeFailed, error.message)
         }

@@ -9,7 +9,10 @@ import Logging
 extension Enrollments {
     /// The enrollments of the station `configuration` describes, opened from the same files `edge
     /// run` uses (StationPaths): what `edge enroll` and `edge enrollments` work on.
-    public static func open(_ configuration: StationConfiguration, environment: [String: String], logger: Logger) throws(EnrollmentError) -> Enrollments {
+    /// `migrations`: the station's (`StationSchema.migrations`, which `edge enroll` passes); the
+    /// default is enrollment's own, for a process that links nothing else.
+    public static func open(_ configuration: StationConfiguration, environment: [String: String], logger: Logger,
+                            migrations: [SchemaMigration] = [EnrollmentSchema.migration]) throws(EnrollmentError) -> Enrollments {
         let settings: EnrollmentSettings
         do {
             settings = try configuration.section("enrollment", as: EnrollmentSettings.self) ?? EnrollmentSettings()
@@ -20,7 +23,7 @@ extension Enrollments {
         let outbox: Outbox
         do {
             try paths.createStateDirectory()
-            outbox = Outbox(database: try EdgeDatabase(path: paths.database), limits: configuration.sync?.limits ?? .standard)
+            outbox = Outbox(database: try EdgeDatabase(path: paths.database, migrations: migrations), limits: configuration.sync?.limits ?? .standard)
         } catch {
             throw EnrollmentError(.store, "The station database cannot be opened: \(error)")
         }

@@ -46,6 +46,7 @@ public func buildStation(_ configuration: StationConfiguration, dependencies: Ag
         throw StationBuildError(.configuration, error.message)
     }
     var dependencies = dependencies
+    dependencies.migrations = StationSchema.migrations
     var chosen: [any StationCapability] = []
     if let enrollment { chosen.append(enrollment) }
     if let receiving { chosen.append(receiving) }

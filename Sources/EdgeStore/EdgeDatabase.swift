@@ -12,15 +12,17 @@ public struct EdgeDatabase: Sendable {
     public let path: String
     public let dbWriter: DatabasePool
 
-    /// Opens (creating if absent) the database at `path`.
+    /// Opens (creating if absent) the database at `path`, migrated with the store's own
+    /// migrations and then `migrations` (the capabilities', see `SchemaMigration`).
     ///
     /// Throws `.corrupt` when the file is empty, is not a SQLite database or fails the integrity
     /// check; `.openFailed` when it cannot be opened or created.
-    public init(path: String, busyTimeoutSeconds: Double = 5) throws(StoreError) {
+    public init(path: String, migrations: [SchemaMigration] = [], busyTimeoutSeconds: Double = 5) throws(StoreError) {
         self.path = path
         let size = Self.fileSize(path)
+        let migrator = StoreMigrations.migrator(migrations)
         if size == nil {
-            try Self.createAtomically(path)
+            try Self.createAtomically(path, migrator: migrator)
         } else if size == 0 {
             // Files are created complete (see createAtomically), so an empty one was truncated or
             // made by someone else; migrating it would hide that the queued work is gone.
@@ -46,7 +48,7 @@ public struct EdgeDatabase: Sendable {
                 throw StoreError(.corrupt, "The sync database \(path) failed its integrity check; restore it from a backup or move it aside.",
                                  context: ["path": path, "integrityCheck": problems.prefix(5).joined(separator: "; ")])
             }
-            try StoreMigrations.migrator.migrate(pool)
+            try migrator.migrate(pool)
         } catch {
             try? pool.close()
             throw StoreError.wrapping(error, "check and migrate the database", path: path)
@@ -90,7 +92,7 @@ public struct EdgeDatabase: Sendable {
     /// command): each builds its own staging file (pid and a random number), and `link(2)`, which
     /// never replaces an existing name, publishes exactly one of them. A loser finds the
     /// winner's complete file and opens that; nobody's open database is ever replaced.
-    private static func createAtomically(_ path: String) throws(StoreError) {
+    private static func createAtomically(_ path: String, migrator: DatabaseMigrator) throws(StoreError) {
         let staging = "\(path).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         func removeStaging() {
             for file in [staging, staging + "-journal", staging + "-wal", staging + "-shm"] { unlink(file) }
@@ -99,7 +101,7 @@ public struct EdgeDatabase: Sendable {
         defer { removeStaging() }
         do {
             let queue = try DatabaseQueue(path: staging, configuration: configuration(busyTimeoutSeconds: 5))
-            try StoreMigrations.migrator.migrate(queue)
+            try migrator.migrate(queue)
             try queue.close()
         } catch {
             throw StoreError(.openFailed, "Could not create the sync database \(path).",

@@ -3,12 +3,11 @@ import GRDB
 /// The push relay's tables (PSH-2, PSH-4, PSH-5, PSH-11), registered as migration "v3".
 /// EdgePush's `PushStore` reads and writes them.
 ///
-/// Decision: the schema stays here although EdgePush owns every query. The station has one
-/// database with one ordered history (v3 these tables, v4 their index, v5 scan events) that
-/// every opener runs in full, and a new file is created already migrated. Migrations added by
-/// other modules would make that history depend on which modules the opening process links
-/// (`edge sync` creating the file without v3, the relay later applying v3 after v5), so two
-/// stations could hold different schemas under the same version names.
+/// Decision: the schema stays here although EdgePush owns every query, unlike enrollment's and
+/// receiving's (`SchemaMigration`). Its migrations are "v3" and "v4", between the store's own "v2"
+/// and "v5" on every station already in the field; moved after them, a file created by one
+/// process would apply them in another order than a file created by another, under the same
+/// names. Moving them out means new names and a migration that recognises the old ones.
 enum PushSchema {
     static func create(_ db: Database) throws {
         // Times are INTEGER Unix seconds: push decisions are per second, and they compare

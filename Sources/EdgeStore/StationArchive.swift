@@ -7,9 +7,10 @@ import FoundationEssentials
 ///
 /// Decision, what is exported: the rows the backend is still owed or that people rely on —
 /// outbox entries, dead letters and conflicts (payloads byte for byte: they are data the station
-/// owes the backend), credential holds, enrollments with their transitions and validation
-/// attempts, cached purchase orders, the GRN ledger and its photo records, push preferences,
-/// devices, digests, notifications and badges. Credentials appear by vault NAME only
+/// owes the backend), credential holds, push preferences, devices, digests, notifications and
+/// badges, and what each capability's section adds (`StationArchiveSection`: enrollment's
+/// enrollments, transitions and validation attempts; receiving's cached orders, GRN ledger and
+/// photo records). Credentials appear by vault NAME only
 /// (`enrollment.3.access`); nothing here opens the vault, so no token, secret or device key can
 /// reach the document. Push device tokens are exported: they are FCM addresses of people's phones,
 /// kept in the database in clear, not credentials of this station.
@@ -40,21 +41,19 @@ public struct StationArchive: Codable, Sendable, Equatable {
     public var deadLetters: [DeadLetterRow]
     public var conflicts: [ConflictRow]
     public var credentialHolds: [HoldRow]
-    public var enrollments: [EnrollmentRow]
-    public var enrollmentAttempts: [Double]
-    public var orders: [OrderRow]
-    public var photos: [PhotoRow]
-    public var grns: [GRNRow]
     public var pushUsers: [PushUserRow]
     public var pushDevices: [PushDeviceRow]
     public var pushDigests: [PushDigestRow]
     public var pushNotifications: [PushNotificationRow]
     public var pushBadges: [PushBadgeRow]
+    /// The capabilities' lists by their top-level key (`StationArchiveSection`): kept and bounded
+    /// here, their rows decoded by the capability that owns them (`rows(_:as:)`).
+    public var sections: [String: [ArchiveValue]]
 
-    enum CodingKeys: String, CodingKey {
-        case format, version, outbox, conflicts, enrollments, orders, photos, grns
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, version, outbox, conflicts
         case exportedAt = "exported_at", edgeVersion = "edge_version", deadLetters = "dead_letters"
-        case credentialHolds = "credential_holds", enrollmentAttempts = "enrollment_attempts"
+        case credentialHolds = "credential_holds"
         case pushUsers = "push_users", pushDevices = "push_devices", pushDigests = "push_digests"
         case pushNotifications = "push_notifications", pushBadges = "push_badges"
     }
@@ -64,8 +63,8 @@ public struct StationArchive: Codable, Sendable, Equatable {
         version = Self.currentVersion
         self.exportedAt = exportedAt
         self.edgeVersion = edgeVersion
-        outbox = []; deadLetters = []; conflicts = []; credentialHolds = []; enrollments = []; enrollmentAttempts = []
-        orders = []; photos = []; grns = []; pushUsers = []; pushDevices = []; pushDigests = []; pushNotifications = []; pushBadges = []
+        outbox = []; deadLetters = []; conflicts = []; credentialHolds = []
+        pushUsers = []; pushDevices = []; pushDigests = []; pushNotifications = []; pushBadges = []; sections = [:]
     }
 
     /// Every list is counted before its elements are decoded (`StationArchiveLimits`), so a
@@ -81,16 +80,49 @@ public struct StationArchive: Codable, Sendable, Equatable {
         deadLetters = try c.decodeList(.deadLetters, max: max)
         conflicts = try c.decodeList(.conflicts, max: max)
         credentialHolds = try c.decodeList(.credentialHolds, max: max)
-        enrollments = try c.decodeList(.enrollments, max: max)
-        enrollmentAttempts = try c.decodeList(.enrollmentAttempts, max: max)
-        orders = try c.decodeList(.orders, max: max)
-        photos = try c.decodeList(.photos, max: max)
-        grns = try c.decodeList(.grns, max: max)
         pushUsers = try c.decodeList(.pushUsers, max: max)
         pushDevices = try c.decodeList(.pushDevices, max: max)
         pushDigests = try c.decodeList(.pushDigests, max: max)
         pushNotifications = try c.decodeList(.pushNotifications, max: max)
         pushBadges = try c.decodeList(.pushBadges, max: max)
+        // Every other list belongs to a capability's section; a key that holds no list is not
+        // one (older readers ignored unknown keys too).
+        let others = try decoder.container(keyedBy: ArchiveKey.self)
+        let own = Set(CodingKeys.allCases.map(\.stringValue))
+        var sections: [String: [ArchiveValue]] = [:]
+        for key in others.allKeys where !own.contains(key.stringValue) {
+            guard (try? others.nestedUnkeyedContainer(forKey: key)) != nil else { continue }
+            sections[key.stringValue] = try others.decodeList(key, max: max)
+        }
+        self.sections = sections
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(version, forKey: .version)
+        try c.encode(exportedAt, forKey: .exportedAt)
+        try c.encodeIfPresent(edgeVersion, forKey: .edgeVersion)
+        try c.encode(outbox, forKey: .outbox)
+        try c.encode(deadLetters, forKey: .deadLetters)
+        try c.encode(conflicts, forKey: .conflicts)
+        try c.encode(credentialHolds, forKey: .credentialHolds)
+        try c.encode(pushUsers, forKey: .pushUsers)
+        try c.encode(pushDevices, forKey: .pushDevices)
+        try c.encode(pushDigests, forKey: .pushDigests)
+        try c.encode(pushNotifications, forKey: .pushNotifications)
+        try c.encode(pushBadges, forKey: .pushBadges)
+        var others = encoder.container(keyedBy: ArchiveKey.self)
+        for (key, list) in sections { try others.encode(list, forKey: ArchiveKey(key)) }
+    }
+
+    /// A top-level key of a capability's section.
+    struct ArchiveKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// The first two fields alone, decoded before the rest so that a newer document is refused
@@ -174,139 +206,6 @@ public struct StationArchive: Codable, Sendable, Equatable {
         public var credential: String
         public var reason: String
         public var since: Double
-    }
-
-    /// An enrollment and its history (ENR-11, ENR-12). `id` is the old station's local id, kept
-    /// only so the importer can rewrite the streams (`enrollment:<id>`) and credential names
-    /// (`enrollment.<id>.access`) that carry it.
-    public struct EnrollmentRow: Codable, Sendable, Equatable {
-        public var id: Int64
-        public var state: String
-        public var sponsorID: String
-        public var maskedCode: String
-        public var backendURL: String
-        public var serverEnrollmentID: String?
-        public var patientID: String?
-        public var sponsorURL: String?
-        public var sponsorDisplay: String?
-        public var studyStartRequired: Bool?
-        public var createdAt: Double
-        public var updatedAt: Double
-        public var transitions: [TransitionRow]
-
-        enum CodingKeys: String, CodingKey {
-            case id, state, transitions
-            case sponsorID = "sponsor_id", maskedCode = "masked_code", backendURL = "backend_url"
-            case serverEnrollmentID = "server_enrollment_id", patientID = "patient_id", sponsorURL = "sponsor_url"
-            case sponsorDisplay = "sponsor_display", studyStartRequired = "study_start_required"
-            case createdAt = "created_at", updatedAt = "updated_at"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(Int64.self, forKey: .id)
-            state = try c.decode(String.self, forKey: .state)
-            sponsorID = try c.decode(String.self, forKey: .sponsorID)
-            maskedCode = try c.decode(String.self, forKey: .maskedCode)
-            backendURL = try c.decode(String.self, forKey: .backendURL)
-            serverEnrollmentID = try c.decodeIfPresent(String.self, forKey: .serverEnrollmentID)
-            patientID = try c.decodeIfPresent(String.self, forKey: .patientID)
-            sponsorURL = try c.decodeIfPresent(String.self, forKey: .sponsorURL)
-            sponsorDisplay = try c.decodeIfPresent(String.self, forKey: .sponsorDisplay)
-            studyStartRequired = try c.decodeIfPresent(Bool.self, forKey: .studyStartRequired)
-            createdAt = try c.decode(Double.self, forKey: .createdAt)
-            updatedAt = try c.decode(Double.self, forKey: .updatedAt)
-            transitions = try c.decodeList(.transitions, max: StationArchiveLimits.maxNestedRows)
-        }
-
-        init(id: Int64, state: String, sponsorID: String, maskedCode: String, backendURL: String, serverEnrollmentID: String?,
-             patientID: String?, sponsorURL: String?, sponsorDisplay: String?, studyStartRequired: Bool?, createdAt: Double,
-             updatedAt: Double, transitions: [TransitionRow]) {
-            self.id = id; self.state = state; self.sponsorID = sponsorID; self.maskedCode = maskedCode; self.backendURL = backendURL
-            self.serverEnrollmentID = serverEnrollmentID; self.patientID = patientID; self.sponsorURL = sponsorURL
-            self.sponsorDisplay = sponsorDisplay; self.studyStartRequired = studyStartRequired
-            self.createdAt = createdAt; self.updatedAt = updatedAt; self.transitions = transitions
-        }
-    }
-
-    public struct TransitionRow: Codable, Sendable, Equatable {
-        public var fromState: String
-        public var toState: String
-        public var at: Double
-        public var cause: String
-
-        enum CodingKeys: String, CodingKey {
-            case at, cause
-            case fromState = "from_state", toState = "to_state"
-        }
-    }
-
-    /// A cached purchase order (RCV-1): the contract's PurchaseOrder JSON as fetched.
-    public struct OrderRow: Codable, Sendable, Equatable {
-        public var poNumber: String
-        public var payload: Data
-        public var fetchedAt: Double
-
-        enum CodingKeys: String, CodingKey {
-            case payload
-            case poNumber = "po_number", fetchedAt = "fetched_at"
-        }
-    }
-
-    /// A photo's record (RCV-2); its bytes are the file `<photos>/<sha256>.jpg`, not in the document.
-    public struct PhotoRow: Codable, Sendable, Equatable {
-        public var sha256: String
-        public var bytes: Int64
-        public var width: Int
-        public var height: Int
-        public var createdAt: Double
-        public var uploadedAt: Double?
-        public var attempts: Int
-        public var nextAttemptAt: Double
-        public var lastError: String?
-
-        enum CodingKeys: String, CodingKey {
-            case sha256, bytes, width, height, attempts
-            case createdAt = "created_at", uploadedAt = "uploaded_at", nextAttemptAt = "next_attempt_at", lastError = "last_error"
-        }
-    }
-
-    /// A GRN confirmation in the ledger (RCV-2), keyed by its outbox entry's idempotency key.
-    public struct GRNRow: Codable, Sendable, Equatable {
-        public var idempotencyKey: String
-        public var poNumber: String
-        public var payload: Data
-        public var orderBefore: Data
-        public var createdAt: Double
-        public var offline: Bool
-        public var status: String
-        public var settledAt: Double?
-        public var photos: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case payload, offline, status, photos
-            case idempotencyKey = "idempotency_key", poNumber = "po_number", orderBefore = "order_before"
-            case createdAt = "created_at", settledAt = "settled_at"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            idempotencyKey = try c.decode(String.self, forKey: .idempotencyKey)
-            poNumber = try c.decode(String.self, forKey: .poNumber)
-            payload = try c.decode(Data.self, forKey: .payload)
-            orderBefore = try c.decode(Data.self, forKey: .orderBefore)
-            createdAt = try c.decode(Double.self, forKey: .createdAt)
-            offline = try c.decode(Bool.self, forKey: .offline)
-            status = try c.decode(String.self, forKey: .status)
-            settledAt = try c.decodeIfPresent(Double.self, forKey: .settledAt)
-            photos = try c.decodeList(.photos, max: StationArchiveLimits.maxNestedRows)
-        }
-
-        init(idempotencyKey: String, poNumber: String, payload: Data, orderBefore: Data, createdAt: Double, offline: Bool,
-             status: String, settledAt: Double?, photos: [String]) {
-            self.idempotencyKey = idempotencyKey; self.poNumber = poNumber; self.payload = payload; self.orderBefore = orderBefore
-            self.createdAt = createdAt; self.offline = offline; self.status = status; self.settledAt = settledAt; self.photos = photos
-        }
     }
 
     /// A person's push preferences (PSH-3).
@@ -458,7 +357,7 @@ public enum StationArchiveErrorCode: String, Sendable, Hashable {
 extension KeyedDecodingContainer {
     /// Decodes a list after checking its length, so an over-long list is refused before any of
     /// its elements is built.
-    func decodeList<T: Decodable>(_ key: Key, max: Int) throws -> [T] {
+    public func decodeList<T: Decodable>(_ key: Key, max: Int) throws -> [T] {
         var list = try nestedUnkeyedContainer(forKey: key)
         if let count = list.count, count > max {
             throw StationArchiveError(.tooManyRows, "The list \(key.stringValue) has \(count) rows; at most \(max) are accepted.",

@@ -5,10 +5,11 @@ import GRDB
 /// document is one consistent moment of the station (an entry is in the outbox or a dead letter,
 /// never both or neither) even while the agent runs.
 public enum StationExport {
-    public static func archive(of database: EdgeDatabase, now: Double = Date().timeIntervalSince1970,
+    /// `sections`: the capabilities' parts (`StationSchema.archiveSections` in EdgeStation).
+    public static func archive(of database: EdgeDatabase, sections: [any StationArchiveSection], now: Double = Date().timeIntervalSince1970,
                                edgeVersion: String? = nil) throws(StationArchiveError) -> StationArchive {
         do {
-            return try database.dbWriter.read { db in try read(db, now: now, edgeVersion: edgeVersion) }
+            return try database.dbWriter.read { db in try read(db, sections: sections, now: now, edgeVersion: edgeVersion) }
         } catch let error as StationArchiveError {
             throw error
         } catch {
@@ -17,7 +18,7 @@ public enum StationExport {
         }
     }
 
-    static func read(_ db: Database, now: Double, edgeVersion: String?) throws -> StationArchive {
+    static func read(_ db: Database, sections: [any StationArchiveSection], now: Double, edgeVersion: String?) throws -> StationArchive {
         var archive = StationArchive(exportedAt: now, edgeVersion: edgeVersion)
         // Ordered by sequence: streams are FIFO by sequence (SYN-3), and the import keeps them.
         archive.outbox = try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY sequence").map { r in
@@ -37,37 +38,6 @@ public enum StationExport {
         }
         archive.credentialHolds = try Row.fetchAll(db, sql: "SELECT credential, reason, since FROM credential_holds ORDER BY credential").map { r in
             StationArchive.HoldRow(credential: r["credential"], reason: r["reason"], since: r["since"])
-        }
-        let transitions = Dictionary(grouping: try Row.fetchAll(db, sql: "SELECT * FROM enrollment_transitions ORDER BY id"),
-                                     by: { (row: Row) -> Int64 in row["enrollment_id"] })
-        archive.enrollments = try Row.fetchAll(db, sql: "SELECT * FROM enrollments ORDER BY id").map { r in
-            let id: Int64 = r["id"]
-            let studyStart: Int? = r["study_start_required"]
-            return StationArchive.EnrollmentRow(
-                id: id, state: r["state"], sponsorID: r["sponsor_id"], maskedCode: r["masked_code"], backendURL: r["backend_url"],
-                serverEnrollmentID: r["server_enrollment_id"], patientID: r["patient_id"], sponsorURL: r["sponsor_url"],
-                sponsorDisplay: r["sponsor_display"], studyStartRequired: studyStart.map { $0 != 0 },
-                createdAt: r["created_at"], updatedAt: r["updated_at"],
-                transitions: (transitions[id] ?? []).map { t in
-                    StationArchive.TransitionRow(fromState: t["from_state"], toState: t["to_state"], at: t["at"], cause: t["cause"])
-                })
-        }
-        archive.enrollmentAttempts = try Double.fetchAll(db, sql: "SELECT at FROM enrollment_attempts ORDER BY id")
-        archive.orders = try Row.fetchAll(db, sql: "SELECT * FROM receiving_orders ORDER BY po_number").map { r in
-            StationArchive.OrderRow(poNumber: r["po_number"], payload: r["payload"], fetchedAt: r["fetched_at"])
-        }
-        archive.photos = try Row.fetchAll(db, sql: "SELECT * FROM receiving_photos ORDER BY sha256").map { r in
-            StationArchive.PhotoRow(sha256: r["sha256"], bytes: r["bytes"], width: r["width"], height: r["height"], createdAt: r["created_at"],
-                                    uploadedAt: r["uploaded_at"], attempts: r["attempts"], nextAttemptAt: r["next_attempt_at"],
-                                    lastError: r["last_error"])
-        }
-        let grnPhotos = Dictionary(grouping: try Row.fetchAll(db, sql: "SELECT * FROM receiving_grn_photos ORDER BY idempotency_key, sha256"),
-                                   by: { (row: Row) -> String in row["idempotency_key"] })
-        archive.grns = try Row.fetchAll(db, sql: "SELECT * FROM receiving_grns ORDER BY created_at, idempotency_key").map { r in
-            let key: String = r["idempotency_key"]
-            return StationArchive.GRNRow(idempotencyKey: key, poNumber: r["po_number"], payload: r["payload"], orderBefore: r["order_before"],
-                                         createdAt: r["created_at"], offline: r["offline"], status: r["status"], settledAt: r["settled_at"],
-                                         photos: (grnPhotos[key] ?? []).map { $0["sha256"] })
         }
         archive.pushUsers = try Row.fetchAll(db, sql: "SELECT * FROM push_users ORDER BY user_id").map { r in
             StationArchive.PushUserRow(userID: r["user_id"], pushEnabled: r["push_enabled"], timeZone: r["time_zone"], quietStart: r["quiet_start"],
@@ -94,6 +64,9 @@ public enum StationExport {
         }
         archive.pushBadges = try Row.fetchAll(db, sql: "SELECT * FROM push_badges ORDER BY user_id").map { r in
             StationArchive.PushBadgeRow(userID: r["user_id"], pendingApprovals: r["pending_approvals"], unread: r["unread"], updatedAt: r["updated_at"])
+        }
+        for section in sections {
+            archive.sections.merge(try section.export(db)) { _, new in new }
         }
         return archive
     }

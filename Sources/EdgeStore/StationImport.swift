@@ -19,7 +19,7 @@ public struct StationImportReport: Sendable, Equatable, Encodable {
 
     public var imported: Int { tables.reduce(0) { $0 + $1.imported } }
 
-    mutating func count(_ table: String, inserted: Bool) {
+    public mutating func count(_ table: String, inserted: Bool) {
         if let index = tables.firstIndex(where: { $0.table == table }) {
             if inserted { tables[index].imported += 1 } else { tables[index].alreadyPresent += 1 }
         } else {
@@ -33,36 +33,36 @@ public struct StationImportReport: Sendable, Equatable, Encodable {
 /// Restores a `StationArchive` into a station's database: decoded with bounds, validated, and
 /// applied in ONE write transaction, so a refused or failed import writes nothing.
 ///
-/// Decision, ids: local row ids are never carried over. Enrollments get new ids, and the
-/// streams (`enrollment:<id>`) and credential names (`enrollment.<id>.access|refresh`) of their
-/// outbox entries, dead letters, conflicts and holds are rewritten to them; digests get new ids
-/// and their notifications follow. Idempotency keys and sequences are kept: they are what the
-/// backend saw or will see (SYN-2, SYN-10), and the sequence counter moves past the largest
-/// imported one so the station's own new entries still come after them.
+/// Decision, ids: local row ids are never carried over. A section whose ids appear in the store's
+/// rows (enrollment: streams `enrollment:<id>` and credentials `enrollment.<id>.access`) is
+/// imported first and says how those names change; digests get new ids and their notifications
+/// follow. Idempotency keys and sequences are kept: they are what the backend saw or will see
+/// (SYN-2, SYN-10), and the sequence counter moves past the largest imported one so the
+/// station's own new entries still come after them.
 ///
 /// Decision, no duplicates on re-import: every row is matched by its natural key before it is
 /// written, and a match is counted as already present instead: outbox entries and dead letters
 /// by idempotency key (in the outbox, the dead letters or the conflicts: an entry the new station
 /// has dead-lettered or had answered with 409 since is not queued again), conflicts by
-/// idempotency key and recording time, enrollments by sponsor, masked code, backend and creation
-/// time, transitions with their enrollment, orders by PO number, GRNs by idempotency key, photos
-/// by SHA-256, push users and badges by user, devices by token, digests by user, group, tag and
-/// creation time, notifications by user, type, tag, creation and receipt time, holds by
-/// credential, validation attempts by time. One case no table can tell: an entry the new station
-/// delivered between two imports is gone from every table, so the second import queues it again;
-/// the backend answers it as the replay it is by its idempotency key (SYN-10), nothing is applied
-/// twice.
+/// idempotency key and recording time, push users and badges by user, devices by token, digests
+/// by user, group, tag and creation time, notifications by user, type, tag, creation and receipt
+/// time, holds by credential; the sections match theirs likewise. One case no table can tell: an
+/// entry the new station delivered between two imports is gone from every table, so the second
+/// import queues it again; the backend answers it as the replay it is by its idempotency key
+/// (SYN-10), nothing is applied twice.
 ///
 /// Decision, conflicting data: a row with the same key and other content means the document and
 /// the station disagree about what the backend is owed, and the whole import is refused, naming
 /// the row: an outbox entry or dead letter with another stream, kind, payload or credential; a
 /// sequence used by another entry (import into a new station before it queues its own work); a
-/// GRN with another order or payload; a device token registered to another user; an enrollment
-/// whose server id differs. For caches and preferences the station's own row is newer than any
-/// document and is kept (push users, badges, holds); a cached order keeps the later fetch.
+/// device token registered to another user; and what a section refuses. For caches and
+/// preferences the station's own row is newer than any document and is kept (push users, badges,
+/// holds).
 public enum StationImport {
     /// Decodes `bytes` (already bounded by the caller's read) into a validated archive.
-    public static func decode(_ bytes: [UInt8], limits: StationArchiveLimits = .standard) throws(StationArchiveError) -> StationArchive {
+    /// `sections`: the capabilities' parts (`StationSchema.archiveSections` in EdgeStation).
+    public static func decode(_ bytes: [UInt8], sections: [any StationArchiveSection],
+                              limits: StationArchiveLimits = .standard) throws(StationArchiveError) -> StationArchive {
         guard bytes.count <= limits.maxDocumentBytes else {
             throw StationArchiveError(.tooLarge, "The export is \(bytes.count) bytes; at most \(limits.maxDocumentBytes) are accepted.",
                                       context: ["bytes": String(bytes.count), "maxBytes": String(limits.maxDocumentBytes)])
@@ -91,14 +91,13 @@ public enum StationImport {
         } catch {
             throw StationArchiveError(.invalidDocument, "The export does not match models/station-export.schema.json: \(describe(error)).")
         }
-        try validate(archive)
+        try validate(archive, sections: sections)
         return archive
     }
 
     /// Checks what the schema cannot: names and payloads as `Outbox.enqueue` checks them,
     /// uniqueness of keys within the document, and that rows refer to rows it carries.
-    public static func validate(_ archive: StationArchive) throws(StationArchiveError) {
-        func invalid(_ message: String) -> StationArchiveError { StationArchiveError(.invalidDocument, "The export is invalid: \(message).") }
+    public static func validate(_ archive: StationArchive, sections: [any StationArchiveSection]) throws(StationArchiveError) {
         do {
             var keys = Set<String>(), sequences = Set<Int64>()
             let messages: [(String, String, Data, String, Int64, Int, String)] =
@@ -123,28 +122,6 @@ public enum StationImport {
         } catch {
             throw invalid(describe(error))
         }
-        let enrollmentIDs = archive.enrollments.map(\.id)
-        guard Set(enrollmentIDs).count == enrollmentIDs.count else { throw invalid("an enrollment id appears twice") }
-        let known = Set(enrollmentIDs)
-        let names = archive.outbox.flatMap { [$0.stream, $0.credential] } + archive.deadLetters.flatMap { [$0.stream, $0.credential] }
-            + archive.conflicts.flatMap { [$0.stream, $0.credential] } + archive.credentialHolds.map { Optional($0.credential) }
-        for name in names.compactMap({ $0 }) {
-            if let id = EnrollmentNames.id(in: name), !known.contains(id) {
-                throw invalid("\(name) names enrollment \(id), which the export does not carry")
-            }
-        }
-        guard Set(archive.orders.map(\.poNumber)).count == archive.orders.count else { throw invalid("a PO number appears twice in the orders") }
-        guard Set(archive.grns.map(\.idempotencyKey)).count == archive.grns.count else { throw invalid("a GRN idempotency key appears twice") }
-        let photos = Set(archive.photos.map(\.sha256))
-        guard photos.count == archive.photos.count else { throw invalid("a photo appears twice") }
-        for photo in photos where !(photo.utf8.count == 64 && photo.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }) {
-            throw invalid("the photo name \(photo.prefix(80)) is not a lower-case SHA-256")
-        }
-        for grn in archive.grns {
-            for photo in grn.photos where !photos.contains(photo) {
-                throw invalid("GRN \(grn.idempotencyKey) names photo \(photo.prefix(80)), which the export does not carry")
-            }
-        }
         guard Set(archive.pushUsers.map(\.userID)).count == archive.pushUsers.count else { throw invalid("a push user appears twice") }
         guard Set(archive.pushBadges.map(\.userID)).count == archive.pushBadges.count else { throw invalid("a push badge appears twice") }
         guard Set(archive.pushDevices.map(\.token)).count == archive.pushDevices.count else { throw invalid("a push device token appears twice") }
@@ -155,16 +132,22 @@ public enum StationImport {
                 throw invalid("a notification names digest \(digest), which the export does not carry")
             }
         }
+        for section in sections { try section.validate(archive) }
+    }
+
+    /// A document that breaks a rule the schema cannot state (for sections' checks too).
+    public static func invalid(_ message: String) -> StationArchiveError {
+        StationArchiveError(.invalidDocument, "The export is invalid: \(message).")
     }
 
     /// Applies a decoded archive in one transaction. Throws `.conflictingData` (nothing written)
     /// when the station holds rows that disagree with it; `.outboxFull` when its entries do not
     /// fit the station's outbox limits.
-    public static func apply(_ archive: StationArchive, to database: EdgeDatabase,
+    public static func apply(_ archive: StationArchive, to database: EdgeDatabase, sections: [any StationArchiveSection],
                              outboxLimits: OutboxLimits = .standard) throws(StationArchiveError) -> StationImportReport {
-        try validate(archive)
+        try validate(archive, sections: sections)
         do {
-            return try database.dbWriter.write { db in try apply(archive, db, outboxLimits: outboxLimits) }
+            return try database.dbWriter.write { db in try apply(archive, db, sections: sections, outboxLimits: outboxLimits) }
         } catch let error as StationArchiveError {
             throw error
         } catch {
@@ -175,46 +158,22 @@ public enum StationImport {
 
     // MARK: Applying
 
-    private static func conflict(_ message: String) -> StationArchiveError {
+    public static func conflict(_ message: String) -> StationArchiveError {
         StationArchiveError(.conflictingData,
                             "This station already holds different data: \(message). Nothing was imported; import into a new station before it queues its own work.")
     }
 
-    private static func apply(_ archive: StationArchive, _ db: Database, outboxLimits: OutboxLimits) throws -> StationImportReport {
+    private static func apply(_ archive: StationArchive, _ db: Database, sections: [any StationArchiveSection],
+                              outboxLimits: OutboxLimits) throws -> StationImportReport {
         var report = StationImportReport()
 
-        // Enrollments first: the other rows' streams and credentials are rewritten to their ids.
-        var enrollmentMap: [Int64: Int64] = [:]
-        for enrollment in archive.enrollments {
-            let existing = try Row.fetchOne(db, sql: """
-                SELECT id, server_enrollment_id FROM enrollments WHERE sponsor_id = ? AND masked_code = ? AND backend_url = ? AND created_at = ?
-                """, arguments: [enrollment.sponsorID, enrollment.maskedCode, enrollment.backendURL, enrollment.createdAt])
-            if let existing {
-                let serverID: String? = existing["server_enrollment_id"]
-                if let serverID, let theirs = enrollment.serverEnrollmentID, serverID != theirs {
-                    throw conflict("enrollment \(enrollment.id) of the export is linked to another server enrollment here")
-                }
-                enrollmentMap[enrollment.id] = existing["id"]
-                report.count("enrollments", inserted: false)
-                continue
-            }
-            try db.execute(sql: """
-                INSERT INTO enrollments (state, sponsor_id, masked_code, backend_url, server_enrollment_id, patient_id, sponsor_url,
-                    sponsor_display, study_start_required, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [enrollment.state, enrollment.sponsorID, enrollment.maskedCode, enrollment.backendURL,
-                                 enrollment.serverEnrollmentID, enrollment.patientID, enrollment.sponsorURL, enrollment.sponsorDisplay,
-                                 enrollment.studyStartRequired.map { $0 ? 1 : 0 }, enrollment.createdAt, enrollment.updatedAt])
-            let id = db.lastInsertedRowID
-            enrollmentMap[enrollment.id] = id
-            report.count("enrollments", inserted: true)
-            for transition in enrollment.transitions {
-                try db.execute(sql: "INSERT INTO enrollment_transitions (enrollment_id, from_state, to_state, at, cause) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [id, transition.fromState, transition.toState, transition.at, transition.cause])
-                report.count("enrollment_transitions", inserted: true)
-            }
+        // The sections whose ids other rows carry go first; their renames apply to the store's rows.
+        var renames: [@Sendable (String) -> String] = []
+        for section in sections where section.importsFirst {
+            if let rename = try section.apply(archive, db, report: &report) { renames.append(rename) }
         }
-        func remap(_ name: String) -> String { EnrollmentNames.rewrite(name, enrollmentMap) }
-        func remapOptional(_ name: String?) -> String? { name.map { EnrollmentNames.rewrite($0, enrollmentMap) } }
+        func remap(_ name: String) -> String { renames.reduce(name) { $1($0) } }
+        func remapOptional(_ name: String?) -> String? { name.map(remap) }
 
         // Outbox entries and dead letters: by idempotency key; sequences kept.
         struct Message { let table, stream, kind: String; let payload: Data; let key: String; let sequence: Int64; let credential: String? }
@@ -292,53 +251,6 @@ public enum StationImport {
                            arguments: [remap(hold.credential), hold.reason, hold.since])
             report.count("credential_holds", inserted: db.changesCount > 0)
         }
-        for at in archive.enrollmentAttempts {
-            let present = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM enrollment_attempts WHERE at = ?)", arguments: [at]) ?? false
-            if !present { try db.execute(sql: "INSERT INTO enrollment_attempts (at) VALUES (?)", arguments: [at]) }
-            report.count("enrollment_attempts", inserted: !present)
-        }
-
-        // Receiving: the later fetch of an order wins; photos are content-addressed.
-        for order in archive.orders {
-            let fetched = try Double.fetchOne(db, sql: "SELECT fetched_at FROM receiving_orders WHERE po_number = ?", arguments: [order.poNumber])
-            if let fetched, fetched >= order.fetchedAt {
-                report.count("receiving_orders", inserted: false)
-                continue
-            }
-            try db.execute(sql: """
-                INSERT INTO receiving_orders (po_number, payload, fetched_at) VALUES (?, ?, ?)
-                ON CONFLICT(po_number) DO UPDATE SET payload = excluded.payload, fetched_at = excluded.fetched_at
-                """, arguments: [order.poNumber, order.payload, order.fetchedAt])
-            report.count("receiving_orders", inserted: true)
-        }
-        for photo in archive.photos {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO receiving_photos (sha256, bytes, width, height, created_at, uploaded_at, attempts, next_attempt_at, last_error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [photo.sha256, photo.bytes, photo.width, photo.height, photo.createdAt, photo.uploadedAt, photo.attempts,
-                                 photo.nextAttemptAt, photo.lastError])
-            report.count("receiving_photos", inserted: db.changesCount > 0)
-        }
-        for grn in archive.grns {
-            if let present = try Row.fetchOne(db, sql: "SELECT po_number, payload FROM receiving_grns WHERE idempotency_key = ?",
-                                              arguments: [grn.idempotencyKey]) {
-                guard present["po_number"] == grn.poNumber, (present["payload"] as Data) == grn.payload else {
-                    throw conflict("the GRN with idempotency key \(grn.idempotencyKey) has another order or payload here")
-                }
-                report.count("receiving_grns", inserted: false)
-                continue
-            }
-            try db.execute(sql: """
-                INSERT INTO receiving_grns (idempotency_key, po_number, payload, order_before, created_at, offline, status, settled_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [grn.idempotencyKey, grn.poNumber, grn.payload, grn.orderBefore, grn.createdAt, grn.offline, grn.status, grn.settledAt])
-            report.count("receiving_grns", inserted: true)
-            for photo in grn.photos {
-                try db.execute(sql: "INSERT OR IGNORE INTO receiving_grn_photos (idempotency_key, sha256) VALUES (?, ?)",
-                               arguments: [grn.idempotencyKey, photo])
-            }
-        }
-
         // Push: preferences and badges the station already has are its own, newer ones.
         for user in archive.pushUsers {
             try db.execute(sql: """
@@ -398,10 +310,13 @@ public enum StationImport {
                            arguments: [badge.userID, badge.pendingApprovals, badge.unread, badge.updatedAt])
             report.count("push_badges", inserted: db.changesCount > 0)
         }
+        for section in sections where !section.importsFirst {
+            _ = try section.apply(archive, db, report: &report)
+        }
         return report
     }
 
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         if let coded = error as? StoreError { return coded.message }
         switch error as? DecodingError {
         case .keyNotFound(let key, let context)?:
@@ -412,25 +327,6 @@ public enum StationImport {
         default:
             return String(describing: error)
         }
-    }
-}
-
-/// The enrollment's names that carry its local id (EdgeEnrollment's `Enrollment.stream`,
-/// `accessSecret`, `refreshSecret`), known here so the import can rewrite them without linking
-/// that module.
-enum EnrollmentNames {
-    static func id(in name: String) -> Int64? {
-        if name.hasPrefix("enrollment:") { return Int64(name.dropFirst("enrollment:".count)) }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "enrollment", parts[2] == "access" || parts[2] == "refresh" else { return nil }
-        return Int64(parts[1])
-    }
-
-    static func rewrite(_ name: String, _ map: [Int64: Int64]) -> String {
-        guard let old = id(in: name), let new = map[old] else { return name }
-        if name.hasPrefix("enrollment:") { return "enrollment:\(new)" }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return "enrollment.\(new).\(parts[2])"
     }
 }
 

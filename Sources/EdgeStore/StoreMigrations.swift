@@ -1,9 +1,10 @@
 import GRDB
 
-/// The schema, as versioned migrations. Never edit a registered migration: later capabilities
-/// register new ones ("v2", ...), which run once per database in order.
+/// The schema, as versioned migrations. Never edit a registered migration: the store's own run
+/// first ("v1".."v5"), then the capabilities' (`SchemaMigration`, e.g. enrollment's "v6" and
+/// receiving's "v7"), once per database, in the order the opener gives them.
 enum StoreMigrations {
-    static var migrator: DatabaseMigrator {
+    static func migrator(_ capabilities: [SchemaMigration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             // AUTOINCREMENT so local ids are never reused: logs and `edge sync status` stay unambiguous.
@@ -177,11 +178,8 @@ enum StoreMigrations {
                 ALTER TABLE credential_holds ADD COLUMN token_fingerprint TEXT;
                 """)
         }
-        migrator.registerMigration("v6") { db in
-            try EnrollmentSchema.create(db)
-        }
-        migrator.registerMigration("v7") { db in
-            try ReceivingSchema.create(db)
+        for migration in capabilities {
+            migrator.registerMigration(migration.identifier) { db in try migration.migrate(db) }
         }
         return migrator
     }

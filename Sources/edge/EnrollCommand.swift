@@ -1,6 +1,7 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeEnrollment
+import EdgeStation
 import Foundation
 import Logging
 
@@ -60,7 +61,8 @@ struct EnrollOptions: ParsableArguments {
         handler.logLevel = .warning
         let logger = Logger(label: "edge.enrollment") { _ in handler }
         do {
-            return (try Enrollments.open(station, environment: ProcessInfo.processInfo.environment, logger: logger), station)
+            return (try Enrollments.open(station, environment: ProcessInfo.processInfo.environment, logger: logger,
+                                              migrations: StationSchema.migrations), station)
         } catch {
             throw EnrollCommand.fail(error)
         }

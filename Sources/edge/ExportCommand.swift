@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeCore
+import EdgeStation
 import EdgeStore
 import Glibc
 
@@ -33,7 +34,8 @@ struct ExportCommand: ParsableCommand {
         }
         let text: String
         do {
-            let archive = try StationExport.archive(of: try EdgeDatabase(path: path), edgeVersion: EdgeVersion.current)
+            let archive = try StationExport.archive(of: try EdgeDatabase(path: path, migrations: StationSchema.migrations),
+                                                    sections: StationSchema.archiveSections, edgeVersion: EdgeVersion.current)
             text = Output.json(archive)
             // Output.json answers "{}" when encoding fails (a NaN time): never hand that over as an export.
             guard text != "{}" else {

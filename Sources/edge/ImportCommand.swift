@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeCore
+import EdgeStation
 import EdgeStore
 import Glibc
 
@@ -39,9 +40,10 @@ struct ImportCommand: ParsableCommand {
         }
         let report: StationImportReport
         do {
-            let archive = try StationImport.decode(bytes, limits: limits)
+            let archive = try StationImport.decode(bytes, sections: StationSchema.archiveSections, limits: limits)
             try Self.createDirectory(of: path)
-            report = try StationImport.apply(archive, to: try EdgeDatabase(path: path), outboxLimits: settings?.limits ?? .standard)
+            report = try StationImport.apply(archive, to: try EdgeDatabase(path: path, migrations: StationSchema.migrations),
+                                         sections: StationSchema.archiveSections, outboxLimits: settings?.limits ?? .standard)
         } catch let error as StationArchiveError {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(error.code == .storeFailure ? 2 : 1)

@@ -2,6 +2,7 @@ import ArgumentParser
 import EdgeAgent
 import EdgeFCM
 import EdgePush
+import EdgeStation
 import EdgeStore
 import EdgeSync
 import FoundationEssentials
@@ -24,7 +25,7 @@ struct PushOptions: ParsableArguments {
     func openStore(_ file: ConfigFile) throws -> PushStore {
         let path = database ?? StationPaths.resolve(file.station).database
         do {
-            return try PushStore(database: try EdgeDatabase(path: path), stationZone: StationParts.stationZone(file.push))
+            return try PushStore(database: try EdgeDatabase(path: path, migrations: StationSchema.migrations), stationZone: StationParts.stationZone(file.push))
         } catch let error as StoreError {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeStation
 import EdgeStore
 import EdgeSync
 import FoundationEssentials
@@ -43,7 +44,7 @@ struct SyncOptions: ParsableArguments {
     func openOutbox(_ settings: SyncSettings?) throws -> Outbox {
         let path = databasePath(settings)
         do {
-            return Outbox(database: try EdgeDatabase(path: path), limits: settings?.limits ?? .standard)
+            return Outbox(database: try EdgeDatabase(path: path, migrations: StationSchema.migrations), limits: settings?.limits ?? .standard)
         } catch {
             Output.stderr("edge: \(error.message)")
             throw ExitCode(2)

@@ -5,6 +5,7 @@ import EdgeEnrollment
 import EdgeHTTP
 import EdgePayloads
 import EdgeStandin
+import EdgeStation
 import EdgeStore
 import EdgeSync
 import EdgeTestSupport
@@ -32,7 +33,7 @@ final class Clinic: @unchecked Sendable, Stoppable {
         directory = try TemporaryDirectory(prefix: "edge-clinic")
         standin = Standin(configuration: StandinConfiguration(staticTokens: [Self.stationToken], controlAPI: true, seedDemoData: true))
         baseURL = "http://127.0.0.1:\(try await standin.start())"
-        database = try EdgeDatabase(path: directory.path + "/edge.sqlite")
+        database = try EdgeDatabase(path: directory.path + "/edge.sqlite", migrations: StationSchema.migrations)
         outbox = Outbox(database: database)
         vault = StationVault(try Vault(directory: directory.path + "/vault", backend: .keyfile))
         // Fast enough for tests, the same code paths: ENR-6's retries 50 ms apart; a 5 s timeout,

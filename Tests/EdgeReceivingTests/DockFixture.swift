@@ -3,6 +3,7 @@ import EdgeContract
 import EdgeCrypto
 import EdgeReceiving
 import EdgeStandin
+import EdgeStation
 import EdgeStore
 import EdgeSync
 import EdgeTestSupport
@@ -43,7 +44,7 @@ final class DockFixture: @unchecked Sendable, Stoppable {
         configuration = try StationConfiguration.load(path: configPath)
         let paths = StationPaths.resolve(configuration, environment: [:])
         try paths.createStateDirectory()
-        outbox = Outbox(database: try EdgeDatabase(path: paths.database))
+        outbox = Outbox(database: try EdgeDatabase(path: paths.database, migrations: StationSchema.migrations))
         parts = try ReceivingParts.build(configuration: configuration, outbox: outbox, paths: paths, vault: vault)
     }
 

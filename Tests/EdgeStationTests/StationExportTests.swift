@@ -1,14 +1,27 @@
+import EdgeEnrollment
 import EdgePush
+import EdgeReceiving
+import EdgeStation
 import EdgeStore
 import EdgeTestSupport
 import Foundation
 import GRDB
 import XCTest
 
-/// Station replacement (issue #16, item 7): a populated station exported and imported into a
-/// new one, table by table; a second import adds nothing; tampered, oversized, newer and
+/// Station replacement (issue #16, item 7): a populated station exported (the store's rows and
+/// every capability's section, `StationSchema.archiveSections`) and imported into a new one, table by table; a second import adds nothing; tampered, oversized, newer and
 /// conflicting documents are refused with nothing written.
 final class StationExportTests: XCTestCase {
+    /// Kept until the test case goes: each removes its directory when released.
+    private var directories: [TemporaryDirectory] = []
+
+    /// A database path in a fresh directory, with every capability's tables (as a station has).
+    private func stationDatabase() throws -> EdgeDatabase {
+        let directory = try TemporaryDirectory(prefix: "edge-export")
+        directories.append(directory)
+        return try EdgeDatabase(path: directory.path + "/edge.sqlite", migrations: StationSchema.migrations)
+    }
+
     // MARK: Populating a station
 
     /// Outbox, dead letter, conflict and hold through Outbox and SyncState; push preferences,
@@ -16,7 +29,7 @@ final class StationExportTests: XCTestCase {
     /// ledger are written with the statements EnrollmentStore and ReceivingDock use (their
     /// modules need a portal or backend to create rows; the CLI test links a real enrollment).
     private func populatedStation() throws -> EdgeDatabase {
-        let database = try EdgeDatabase(path: try makeDatabasePath(self))
+        let database = try stationDatabase()
         let outbox = Outbox(database: database)
         try database.dbWriter.write { db in
             try db.execute(sql: """
@@ -68,7 +81,7 @@ final class StationExportTests: XCTestCase {
     }
 
     private func freshStation() throws -> EdgeDatabase {
-        try EdgeDatabase(path: try makeDatabasePath(self))
+        try stationDatabase()
     }
 
     private static let tables = ["outbox", "dead_letters", "conflicts", "credential_holds", "enrollments", "enrollment_transitions",
@@ -100,21 +113,21 @@ final class StationExportTests: XCTestCase {
 
     func testStationExportRoundTripsEveryTableAndReimportAddsNothing() throws {
         let source = try populatedStation()
-        let archive = try StationExport.archive(of: source, now: 2_000, edgeVersion: "test")
+        let archive = try StationExport.archive(of: source, sections: StationSchema.archiveSections, now: 2_000, edgeVersion: "test")
         XCTAssertEqual(archive.outbox.count, 2)
         XCTAssertEqual(archive.deadLetters.count, 1)
         XCTAssertEqual(archive.conflicts.count, 1)
-        XCTAssertEqual(archive.enrollments.first?.transitions.count, 3)
+        XCTAssertEqual(try archive.rows("enrollments", as: EnrollmentArchive.EnrollmentRow.self).first?.transitions.count, 3)
         XCTAssertEqual(archive.pushDevices.count, 2)
         XCTAssertEqual(archive.pushNotifications.count, 1)
-        XCTAssertEqual(archive.grns.first?.photos.count, 1)
+        XCTAssertEqual(try archive.rows("grns", as: ReceivingArchive.GRNRow.self).first?.photos.count, 1)
 
         let bytes = try encode(archive)
-        let decoded = try StationImport.decode(bytes)
+        let decoded = try StationImport.decode(bytes, sections: StationSchema.archiveSections)
         XCTAssertEqual(decoded, archive, "the document decodes to what was exported")
 
         let target = try freshStation()
-        let report = try StationImport.apply(decoded, to: target)
+        let report = try StationImport.apply(decoded, to: target, sections: StationSchema.archiveSections)
         XCTAssertEqual(report.count("outbox")?.imported, 2)
         XCTAssertEqual(report.count("push_notifications")?.imported, 1)
         var expected = try contents(source)
@@ -129,7 +142,7 @@ final class StationExportTests: XCTestCase {
         expected = try contents(target)
 
         // Again: nothing is duplicated, every row is counted as already present.
-        let again = try StationImport.apply(try StationImport.decode(bytes), to: target)
+        let again = try StationImport.apply(try StationImport.decode(bytes, sections: StationSchema.archiveSections), to: target, sections: StationSchema.archiveSections)
         XCTAssertEqual(again.imported, 0, "\(again.tables)")
         XCTAssertEqual(again.count("outbox")?.alreadyPresent, 2)
         XCTAssertEqual(again.count("enrollments")?.alreadyPresent, 1)
@@ -138,12 +151,12 @@ final class StationExportTests: XCTestCase {
         // An entry the new station has dead-lettered since is not queued again either.
         let leased = try outbox.lease(owner: "t", now: 10_000, leaseSeconds: 30, limit: 10)
         for entry in leased { _ = try outbox.deadLetter(id: entry.id, owner: "t", reason: "test", now: 10_001) }
-        XCTAssertEqual(try StationImport.apply(try StationImport.decode(bytes), to: target).imported, 0)
+        XCTAssertEqual(try StationImport.apply(try StationImport.decode(bytes, sections: StationSchema.archiveSections), to: target, sections: StationSchema.archiveSections).imported, 0)
     }
 
     func testEnrollmentIDsAreRemappedWithTheirStreamsAndCredentials() throws {
         let source = try populatedStation()
-        let archive = try StationExport.archive(of: source)
+        let archive = try StationExport.archive(of: source, sections: StationSchema.archiveSections)
         let target = try freshStation()
         // The new station already linked its own enrollment: the imported one gets the next id.
         try target.dbWriter.write { db in
@@ -152,7 +165,7 @@ final class StationExportTests: XCTestCase {
                 VALUES ('PERSONAL_USE', 'sponsor-cd', 'CD-***-*****', 'https://cd.invalid', 900, 900)
                 """)
         }
-        _ = try StationImport.apply(archive, to: target)
+        _ = try StationImport.apply(archive, to: target, sections: StationSchema.archiveSections)
         let (streams, credentials, holds) = try target.dbWriter.read { db in
             (try String.fetchAll(db, sql: "SELECT stream FROM outbox WHERE stream LIKE 'enrollment:%'"),
              try String.fetchAll(db, sql: "SELECT credential FROM outbox WHERE credential IS NOT NULL"),
@@ -177,23 +190,23 @@ final class StationExportTests: XCTestCase {
             try db.execute(sql: digest, arguments: ["ana", "d-ana", 1_900])
             try db.execute(sql: "UPDATE push_notifications SET digest_id = ?", arguments: [db.lastInsertedRowID])
         }
-        let archive = try StationExport.archive(of: source)
+        let archive = try StationExport.archive(of: source, sections: StationSchema.archiveSections)
         let target = try freshStation()
         // The new station's own digest takes id 1: the imported one becomes 2, and its notification follows.
         try target.dbWriter.write { db in try db.execute(sql: digest, arguments: ["bo", "d-bo", 1_950]) }
-        _ = try StationImport.apply(archive, to: target)
+        _ = try StationImport.apply(archive, to: target, sections: StationSchema.archiveSections)
         let (digestTag, id) = try target.dbWriter.read { db in
             (try String.fetchOne(db, sql: "SELECT d.tag FROM push_notifications n JOIN push_digests d ON d.id = n.digest_id"),
              try Int64.fetchOne(db, sql: "SELECT digest_id FROM push_notifications"))
         }
         XCTAssertEqual(digestTag, "d-ana")
         XCTAssertEqual(id, 2)
-        XCTAssertEqual(try StationImport.apply(archive, to: target).imported, 0)
+        XCTAssertEqual(try StationImport.apply(archive, to: target, sections: StationSchema.archiveSections).imported, 0)
     }
 
     func testRefusedDocumentsWriteNothing() throws {
         let source = try populatedStation()
-        let archive = try StationExport.archive(of: source)
+        let archive = try StationExport.archive(of: source, sections: StationSchema.archiveSections)
         let good = try encode(archive)
         let target = try freshStation()
         let empty = try contents(target)
@@ -201,8 +214,8 @@ final class StationExportTests: XCTestCase {
         func refused(_ bytes: [UInt8], _ code: StationArchiveErrorCode, limits: StationArchiveLimits = .standard,
                      file: StaticString = #filePath, line: UInt = #line) {
             do {
-                let decoded = try StationImport.decode(bytes, limits: limits)
-                _ = try StationImport.apply(decoded, to: target)
+                let decoded = try StationImport.decode(bytes, sections: StationSchema.archiveSections, limits: limits)
+                _ = try StationImport.apply(decoded, to: target, sections: StationSchema.archiveSections)
                 XCTFail("expected \(code)", file: file, line: line)
             } catch {
                 // Both calls throw StationArchiveError only (typed throws).
@@ -249,7 +262,7 @@ final class StationExportTests: XCTestCase {
     }
 
     func testConflictingStationDataRefusesTheWholeImport() throws {
-        let archive = try StationExport.archive(of: try populatedStation())
+        let archive = try StationExport.archive(of: try populatedStation(), sections: StationSchema.archiveSections)
         let target = try freshStation()
         // The same idempotency key with another payload: the station and the document disagree.
         try target.dbWriter.write { db in
@@ -259,7 +272,7 @@ final class StationExportTests: XCTestCase {
                 """, arguments: [Data("{}".utf8), archive.outbox[1].idempotencyKey])
         }
         let before = try contents(target)
-        XCTAssertThrowsError(try StationImport.apply(archive, to: target)) { error in
+        XCTAssertThrowsError(try StationImport.apply(archive, to: target, sections: StationSchema.archiveSections)) { error in
             XCTAssertEqual((error as? StationArchiveError)?.code, .conflictingData)
         }
         XCTAssertEqual(try contents(target), before)
@@ -272,13 +285,13 @@ final class StationExportTests: XCTestCase {
                 VALUES ('po/7', 'scan', ?, 'own-key', ?, 'x', 0)
                 """, arguments: [Data("{}".utf8), archive.outbox[0].sequence])
         }
-        XCTAssertThrowsError(try StationImport.apply(archive, to: other)) { error in
+        XCTAssertThrowsError(try StationImport.apply(archive, to: other, sections: StationSchema.archiveSections)) { error in
             XCTAssertEqual((error as? StationArchiveError)?.code, .conflictingData)
         }
     }
 
     func testExportValidatesAgainstItsSchema() throws {
-        let archive = try StationExport.archive(of: try populatedStation(), edgeVersion: "test")
+        let archive = try StationExport.archive(of: try populatedStation(), sections: StationSchema.archiveSections, edgeVersion: "test")
         let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("models/station-export.schema.json").path
         try PythonCheck.validate(json: Data(try encode(archive)), schema: schema)

@@ -1,11 +1,16 @@
+import EdgeStore
 import GRDB
 
-/// The clinic station's tables (ENR-7, ENR-11, ENR-12), registered as migration "v6" (see
-/// PushSchema for why the schema lives in this module). EdgeEnrollment owns every query.
+/// The clinic station's tables (ENR-7, ENR-11, ENR-12): enrollment's own migration "v6", which
+/// every station database carries (`StationSchema` in EdgeStation lists it for every opener).
+/// EdgeEnrollment owns every query.
 ///
 /// Nothing here is secret: tokens live in the vault under the enrollment's names, the linking
 /// code is kept only masked (`AB-***-*****`, ENR-8), and validation attempts are times only.
-enum EnrollmentSchema {
+public enum EnrollmentSchema {
+    /// "v6": the name it shipped under when the schema lived in EdgeStore; never renamed.
+    public static let migration = SchemaMigration("v6") { db in try create(db) }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE enrollments (

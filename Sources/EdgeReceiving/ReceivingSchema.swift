@@ -1,8 +1,13 @@
+import EdgeStore
 import GRDB
 
-/// The receiving dock's tables (RCV-1..3), registered as migration "v7" (see PushSchema for why
-/// the schema lives in this module). EdgeReceiving owns every query.
-enum ReceivingSchema {
+/// The receiving dock's tables (RCV-1..3): receiving's own migration "v7", which every station
+/// database carries (`StationSchema` in EdgeStation lists it for every opener). EdgeReceiving
+/// owns every query.
+public enum ReceivingSchema {
+    /// "v7": the name it shipped under when the schema lived in EdgeStore; never renamed.
+    public static let migration = SchemaMigration("v7") { db in try create(db) }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             -- RCV-1: orders as last fetched (lookup or pulled change), for offline use. payload is
