@@ -28,12 +28,18 @@ public struct AgentDependencies: Sendable {
     }
     /// How long a part that cannot start waits before it is tried again.
     public var retryInterval: Duration = .seconds(15)
+    /// The station's wall clock, Unix seconds: the one the agent and its capabilities read
+    /// (`StationContext.now`), so a test can step it.
+    public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     /// SIGTERM/SIGINT shut the group down gracefully and SIGHUP reloads (`edge run`); tests
     /// leave the signals alone and call `shutdown()` / `reload`.
     public var handleSignals = false
     /// The capabilities' migrations, after the store's own (`SchemaMigration`); `buildStation`
     /// gives every station all of them (`StationSchema.migrations`).
     public var migrations: [SchemaMigration] = []
+    /// The capabilities' outbox kinds (`OutboxKind`: own endpoints, delivery confirmations);
+    /// `buildStation` gives every station all of them (`StationSchema.outboxKinds`).
+    public var outboxKinds: [OutboxKind] = []
     /// What the station's role turns on (enrollment, receiving, the local web UI), in the order
     /// they are given their context; `buildStation` chooses them, tests may add their own.
     public var capabilities: [any StationCapability] = []
@@ -94,7 +100,8 @@ public final class Agent: Sendable {
         events = ScanEventLog(database: database)
 
         let station = configuration.station
-        let startedAt = Date().timeIntervalSince1970
+        let now = dependencies.now
+        let startedAt = now()
         var openedVault: StationVault?
         do {
             openedVault = try StationVault.open(configuration, paths: paths, environment: dependencies.environment)
@@ -126,7 +133,7 @@ public final class Agent: Sendable {
                                    facts: facts, logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
                                    makeSource: { camera in makeSource(camera, models) })
         context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vault: openedVault, logger: logger,
-                                 router: router, rejections: rejections, facts: facts, startedAt: startedAt,
+                                 router: router, rejections: rejections, facts: facts, startedAt: startedAt, now: now,
                                  configurationState: configurationState, retryInterval: dependencies.retryInterval, cameras: cameras,
                                  wakeRelay: { [pushRelay] in pushRelay.withLock { $0 }?.wake() })
 
@@ -161,7 +168,8 @@ public final class Agent: Sendable {
         if let push = configuration.push {
             do {
                 let store = try PushStore(database: database, stationZone: StationParts.stationZone(push))
-                StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router) { [metrics] report in
+                StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router,
+                                                kinds: dependencies.outboxKinds) { [metrics] report in
                     metrics.recordPushIntake(report)
                 }
                 senders.append(context.supervised("push") { [vault = openedVault, metrics, logger, pushRelay] in
@@ -181,6 +189,7 @@ public final class Agent: Sendable {
             let outbox = self.outbox
             let router = self.router
             let rejections = self.rejections
+            let kinds = dependencies.outboxKinds
             senders.append(context.supervised("sender") { [vault = openedVault, metrics, pullWake, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
                 let lock: SenderLock
@@ -191,7 +200,8 @@ public final class Agent: Sendable {
                 }
                 let transport = try Self.transport(sync)
                 return SenderService(sender: StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync,
-                                                                 identity: identity, router: router, rejections: rejections, logger: logger),
+                                                                 identity: identity, router: router, kinds: kinds, rejections: rejections,
+                                                                 logger: logger),
                                      transport: transport, metrics: metrics, pull: pullWake, lock: lock)
             })
             senders.append(context.supervised("puller") { [vault = openedVault, metrics, pullWake, state, logger] in
@@ -278,7 +288,7 @@ public final class Agent: Sendable {
         await cameras.apply(cameras: new.station.cameras, context: Self.cameraContext(new))
         state.update {
             $0.restartPending = pending
-            $0.configurationLoadedAt = Date().timeIntervalSince1970
+            $0.configurationLoadedAt = context.now()
             $0.lastReloadError = nil
         }
         logger.notice("configuration reloaded", metadata: ["event": "agent.reloaded", "restart_pending": "\(pending.joined(separator: ","))"])

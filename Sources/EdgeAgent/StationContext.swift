@@ -45,6 +45,8 @@ public struct StationContext: Sendable {
     public let facts: StationFacts
     /// Unix seconds the station was built (the kiosk tells a page left open across a restart).
     public let startedAt: Double
+    /// The station's wall clock, Unix seconds (`AgentDependencies.now`).
+    public let now: @Sendable () -> Double
     let configurationState: Locked<StationConfiguration>
     let retryInterval: Duration
     let cameras: CameraSupervisor

@@ -35,11 +35,15 @@ public enum StationParts {
     }
 
     /// The outbox sender; delivered entries go to `router`'s handlers in the settling transaction.
+    /// `kinds`: the capabilities' declared kinds (`StationSchema.outboxKinds`); no default, so
+    /// that no sender sends a kind with its own endpoint to the sync push by omission.
     public static func sender(outbox: Outbox, transport: any HTTPTransport, tokens: any TokenProvider, settings: SyncSettings,
-                              identity: SyncIdentity, router: ChangeRouter, rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
+                              identity: SyncIdentity, router: ChangeRouter, kinds: [OutboxKind],
+                              rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
                               logger: Logger = Logger(label: "edge.sync")) -> OutboxSender {
         var configuration = SenderConfiguration(baseURL: settings.baseURL, identity: identity)
         configuration.requestsPerMinute = settings.requestsPerMinute
+        configuration.kinds = kinds
         configuration.onDelivered = { db, entry in try router.delivered(db, entry, now: Date().timeIntervalSince1970) }
         return OutboxSender(outbox: outbox, transport: transport, tokens: tokens, rejections: rejections, configuration: configuration, logger: logger)
     }
@@ -54,16 +58,19 @@ public enum StationParts {
         }
     }
 
-    /// Push intake from pulled changes and confirmed GRNs (PSH-1, RCV-7), registered on `router`.
-    /// `onReport` sees what each pulled page gave the relay (inside the page's transaction).
-    public static func registerPushIntake(_ intake: PushIntake, on router: ChangeRouter,
+    /// Push intake from pulled changes and from delivered entries of the kinds that confirm a
+    /// delivery (PSH-1, RCV-7: a confirmed GRN), registered on `router`. `onReport` sees what
+    /// each pulled page gave the relay (inside the page's transaction).
+    public static func registerPushIntake(_ intake: PushIntake, on router: ChangeRouter, kinds: [OutboxKind],
                                           onReport: (@Sendable (PushIntakeReport) -> Void)? = nil) {
         router.onPulled(kinds: PushIntake.kinds) { db, changes, now in
             let report = try intake.apply(db, changes, now: Int64(now))
             onReport?(report)
         }
-        router.onDelivered(kind: OutboxRequestBuilder.grnConfirmKind) { db, entry, now in
-            _ = try intake.grnConfirmed(db, payload: entry.payload, now: Int64(now))
+        for kind in kinds where kind.confirmsDelivery {
+            router.onDelivered(kind: kind.name) { db, entry, now in
+                _ = try intake.grnConfirmed(db, payload: entry.payload, now: Int64(now))
+            }
         }
     }
 

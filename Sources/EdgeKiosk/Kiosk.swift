@@ -97,7 +97,7 @@ public final class Kiosk: Sendable {
         let camera = KioskPages.shown(read.camera)
         do throws(LinkingCodeError) {
             let code = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: enrollments.sponsors)
-            heldCode.withLock { $0 = (code, read.camera, Date().timeIntervalSince1970) }
+            heldCode.withLock { $0 = (code, read.camera, context.now()) }
             broadcast(.linkingCode(KioskLive.LinkingCodeRead(camera: camera, masked: code.description, message: nil)))
         } catch {
             broadcast(.linkingCode(KioskLive.LinkingCodeRead(camera: camera, masked: nil, message: error.message)))
@@ -121,7 +121,7 @@ public final class Kiosk: Sendable {
 
     /// The held code, once: a second validation needs a second read.
     func takeHeldCode() -> LinkingCode? {
-        let now = Date().timeIntervalSince1970
+        let now = context.now()
         return heldCode.withLock { held in
             defer { held = nil }
             guard let current = held, now - current.at <= Self.heldCodeLifetime else { return nil }

@@ -120,7 +120,7 @@ struct KioskAPI: Sendable {
             throw KioskError(.camera, "The photo could not be encoded as JPEG: \(error.reason)", status: .internalServerError)
         }
         let id = KioskGuard.hex(try Random.bytes(16))
-        kiosk.photos.add(.init(id: id, camera: camera, image: image, jpeg: jpeg, takenAt: Date().timeIntervalSince1970))
+        kiosk.photos.add(.init(id: id, camera: camera, image: image, jpeg: jpeg, takenAt: kiosk.context.now()))
         return KioskResponse.json(KioskDocuments.Photo(id: id, camera: camera, width: image.width, height: image.height, bytes: jpeg.count))
     }
 

@@ -17,9 +17,11 @@ public enum GRNDelivery {
     }
 
     /// `router` is the caller's, with whatever else must happen when the GRN is applied (the
-    /// push relay's DELIVERY_UPDATE, RCV-7); the ledger's route is added here.
+    /// push relay's DELIVERY_UPDATE, RCV-7); the ledger's route is added here. `kinds`: the
+    /// station's declared outbox kinds (`StationSchema.outboxKinds`): the drain sends every
+    /// queued entry, not only this GRN.
     public static func deliver(_ confirmation: GRNConfirmation, parts: ReceivingParts, sync: SyncSettings?, router: ChangeRouter,
-                               wait: Double) async throws(ReceivingError) -> Result {
+                               kinds: [OutboxKind], wait: Double) async throws(ReceivingError) -> Result {
         let dock = parts.dock
         var photoReport: PhotoUploader.Report?
         if let client = dock.client, !confirmation.photos.isEmpty {
@@ -37,7 +39,8 @@ public enum GRNDelivery {
             throw ReceivingError(.storeFailed, error.message)
         }
         ReceivingRoutes.register(on: router, dock: dock)
-        let sender = StationParts.sender(outbox: dock.outbox, transport: transport, tokens: tokens, settings: sync, identity: identity, router: router)
+        let sender = StationParts.sender(outbox: dock.outbox, transport: transport, tokens: tokens, settings: sync, identity: identity, router: router,
+                                         kinds: kinds)
         let report = await sender.drain(manual: false)
         withExtendedLifetime(lock) {}
         if case .storeFailed(let message) = report.outcome {

@@ -9,7 +9,11 @@ import GRDB
 /// outbox: `applied` from the delivered route (AGT-5), `conflict` and `rejected` from the
 /// conflict log and dead letters (`reconcile`).
 public struct GRNLedger: Sendable {
-    public static let kind = OutboxRequestBuilder.grnConfirmKind
+    public static let kind = "grn.confirm"
+    /// Declared to the sync core and the push intake (`StationSchema.outboxKinds`): GRN
+    /// confirmations go to `POST /api/grn/confirm` with the payload as the body, because that
+    /// endpoint owns the RCV-3 conflict rule, and a delivered one tells the receiving team (RCV-7).
+    public static let outboxKind = OutboxKind(name: kind, path: APIPath.grnConfirm, confirmsDelivery: true)
 
     public let database: EdgeDatabase
 

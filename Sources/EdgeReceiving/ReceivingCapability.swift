@@ -26,7 +26,8 @@ public final class ReceivingCapability: StationCapability {
     public var dock: ReceivingDock? { made.get()?.dock }
 
     public func contribute(to context: StationContext) throws -> StationServices {
-        let parts = try ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths, vault: context.vault)
+        let parts = try ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths, vault: context.vault,
+                                             clock: context.now)
         ReceivingRoutes.register(on: context.router, dock: parts.dock)
         let feed = KioskFeed(facts: context.facts)
         made.set((feed, parts.dock))

@@ -2,6 +2,7 @@ import EdgeAgent
 import EdgeHTTP
 import EdgeStore
 import EdgeSync
+import FoundationEssentials
 
 /// The dock as a station builds it from its configuration, for the agent's capability and the
 /// CLI alike: the store's outbox, the `receiving` section, and a client to the sync backend with
@@ -14,8 +15,10 @@ public struct ReceivingParts: Sendable {
     public let identity: SyncIdentity?
     public let tokens: VaultTokenProvider?
 
+    /// `clock`: the station's wall clock (`StationContext.now` in the agent).
     public static func build(configuration: StationConfiguration, outbox: Outbox, paths: StationPaths,
-                             vault: StationVault?) throws(ReceivingError) -> ReceivingParts {
+                             vault: StationVault?,
+                             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(ReceivingError) -> ReceivingParts {
         let settings: ReceivingSettings?
         do {
             settings = try configuration.section("receiving", as: ReceivingSettings.self)
@@ -24,7 +27,8 @@ public struct ReceivingParts: Sendable {
         }
         let photoDirectory = paths.stateDirectory + "/photos"
         func offline(_ reason: String) -> ReceivingParts {
-            ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: nil, offlineReason: reason),
+            ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: nil, offlineReason: reason,
+                                         clock: clock),
                            transport: nil, identity: nil, tokens: nil)
         }
         guard let sync = configuration.sync else { return offline("no backend is configured (sync.base_url in edge.json)") }
@@ -44,7 +48,7 @@ public struct ReceivingParts: Sendable {
         let identity = StationParts.identity(deviceID: deviceID, push: configuration.push)
         let tokens = VaultTokenProvider(vault: vault, stationSecret: sync.tokenSecret)
         let client = ReceivingClient(baseURL: sync.baseURL, identity: identity, transport: transport, tokens: tokens)
-        return ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: client),
+        return ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: client, clock: clock),
                               transport: transport, identity: identity, tokens: tokens)
     }
 }

@@ -47,6 +47,7 @@ public func buildStation(_ configuration: StationConfiguration, dependencies: Ag
     }
     var dependencies = dependencies
     dependencies.migrations = StationSchema.migrations
+    dependencies.outboxKinds = StationSchema.outboxKinds
     var chosen: [any StationCapability] = []
     if let enrollment { chosen.append(enrollment) }
     if let receiving { chosen.append(receiving) }

@@ -1,14 +1,17 @@
 import EdgeEnrollment
 import EdgeReceiving
 import EdgeStore
+import EdgeSync
 
-/// What every station database and export carries besides the store's own, whatever the role
-/// (issue #27 item 5): the capabilities' migrations, in the one order every opener uses
-/// (`SchemaMigration` says why), and their sections of the export document.
+/// What every station database, export and sender knows besides the store's own, whatever the
+/// role (issue #27 item 5): the capabilities' migrations, in the one order every opener uses
+/// (`SchemaMigration` says why), their sections of the export document, and their outbox kinds.
 ///
 /// Decision: a dock's database has the clinic's tables too (and the other way round). A station
 /// can change role, and an export from any station imports into any other.
 public enum StationSchema {
     public static let migrations: [SchemaMigration] = [EnrollmentSchema.migration, ReceivingSchema.migration]
     public static let archiveSections: [any StationArchiveSection] = [EnrollmentArchive(), ReceivingArchive()]
+    /// The kinds the sync core and the push intake treat apart (`OutboxKind`).
+    public static let outboxKinds: [OutboxKind] = [GRNLedger.outboxKind]
 }

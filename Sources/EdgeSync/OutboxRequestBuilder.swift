@@ -4,16 +4,17 @@ import EdgeStore
 
 /// Turns an outbox entry into its HTTP request (SYN-6, SYN-10).
 ///
-/// Decision: GRN confirmations (`kind == "grn.confirm"`) go to `POST /api/grn/confirm` with the
-/// payload as the body, because that endpoint owns the RCV-3 conflict rule; every other kind is
-/// an event wrapped in a `SyncPushRequest` for `POST /api/sync/push`.
+/// A kind declared with its own endpoint (`OutboxKind.path`, e.g. receiving's GRN confirmations,
+/// whose endpoint owns the RCV-3 conflict rule) is POSTed there with the payload as the body;
+/// every other kind is an event wrapped in a `SyncPushRequest` for `POST /api/sync/push`.
 public struct OutboxRequestBuilder: Sendable {
-    public static let grnConfirmKind = "grn.confirm"
-
     public let baseURL: String
     public let identity: SyncIdentity
+    /// Kinds with their own endpoint, by name.
+    let paths: [String: String]
 
-    public init(baseURL: String, identity: SyncIdentity) {
+    public init(baseURL: String, identity: SyncIdentity, kinds: [OutboxKind] = []) {
+        paths = Dictionary(kinds.compactMap { kind in kind.path.map { (kind.name, $0) } }, uniquingKeysWith: { first, _ in first })
         // "https://host/base/" and "https://host/base" mean the same backend.
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -24,8 +25,8 @@ public struct OutboxRequestBuilder: Sendable {
     public func request(for entry: OutboxEntry, token: BearerToken?) throws(SyncError) -> HTTPRequest {
         let path: String
         let body: [UInt8]
-        if entry.kind == Self.grnConfirmKind {
-            path = APIPath.grnConfirm
+        if let own = paths[entry.kind] {
+            path = own
             body = entry.payload
         } else {
             path = APIPath.syncPush

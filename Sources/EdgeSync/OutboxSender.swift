@@ -41,7 +41,7 @@ public actor OutboxSender {
         self.tokens = tokens
         self.rejections = rejections
         self.configuration = configuration
-        self.builder = OutboxRequestBuilder(baseURL: configuration.baseURL, identity: configuration.identity)
+        self.builder = OutboxRequestBuilder(baseURL: configuration.baseURL, identity: configuration.identity, kinds: configuration.kinds)
         self.limiter = RateLimiter(limit: configuration.requestsPerMinute, window: 60)
         self.connectivity = connectivity
         self.logger = logger

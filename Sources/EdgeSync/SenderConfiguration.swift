@@ -21,6 +21,8 @@ public struct SenderConfiguration: Sendable {
     public var requestsPerMinute = 100
     /// Wait before trying again when there is no token for a credential yet.
     public var missingTokenRetrySeconds: Double = 60
+    /// The capabilities' declared kinds (`OutboxKind`): which go to their own endpoint.
+    public var kinds: [OutboxKind] = []
     /// Called inside the transaction that completes a delivered entry, so what it records (RCV-7:
     /// a confirmed GRN raises a push notification) is durable exactly when the entry is done.
     /// Throwing rolls the completion back and the entry is sent again (the server's idempotency

@@ -4,6 +4,7 @@ import EdgeContract
 import EdgeImaging
 import EdgePush
 import EdgeReceiving
+import EdgeStation
 import EdgeStore
 import FoundationEssentials
 
@@ -86,7 +87,7 @@ struct ReceiveCommand: BridgedAsyncCommand {
         let router = try session.router()
         let result = try await Self.run(2) { () async throws(ReceivingError) in
             try await GRNDelivery.deliver(confirmation, parts: session.parts, sync: session.file.sync, router: router,
-                                          wait: dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait)
+                                          kinds: StationSchema.outboxKinds, wait: dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait)
         }
         let photos = confirmation.photos.map { (try? dock.photos.photo($0.sha256)) ?? $0 }
         let document = ConfirmationDocument(confirmation, outcome: result.outcome, photos: photos)

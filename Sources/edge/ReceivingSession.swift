@@ -2,6 +2,7 @@ import ArgumentParser
 import EdgeAgent
 import EdgePush
 import EdgeReceiving
+import EdgeStation
 import EdgeStore
 import FoundationEssentials
 
@@ -32,7 +33,8 @@ struct ReceivingSession {
         guard let push = file.push else { return router }
         do throws(PushError) {
             let store = try PushStore(database: parts.dock.outbox.database, stationZone: StationParts.stationZone(push))
-            StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router)
+            StationParts.registerPushIntake(PushIntake(store: store, receivingTeam: push.receivingTeam), on: router,
+                                            kinds: StationSchema.outboxKinds)
         } catch {
             Output.stderr("edge: push.station_zone: \(error.message)")
             throw ExitCode(2)

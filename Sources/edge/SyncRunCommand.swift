@@ -5,6 +5,7 @@ import EdgeContract
 import EdgeCore
 import EdgeHTTP
 import EdgePush
+import EdgeStation
 import EdgeStore
 import EdgeSync
 import EdgeVault
@@ -50,7 +51,7 @@ struct SyncRunCommand: BridgedAsyncCommand {
             do throws(PushError) {
                 let intake = PushIntake(store: try PushStore(database: outbox.database, stationZone: StationParts.stationZone(push)),
                                         receivingTeam: push.receivingTeam)
-                StationParts.registerPushIntake(intake, on: router) { report in
+                StationParts.registerPushIntake(intake, on: router, kinds: StationSchema.outboxKinds) { report in
                     pushed.withLock { total in
                         total.notifications += report.notifications
                         total.badgeEvents += report.badgeEvents
@@ -91,7 +92,8 @@ struct SyncRunCommand: BridgedAsyncCommand {
         }
         defer { transport.shutdown() }
         let tokens = VaultTokenProvider(vault: vault, stationSecret: settings.tokenSecret)
-        let sender = StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: settings, identity: identity, router: router)
+        let sender = StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: settings, identity: identity, router: router,
+                                         kinds: StationSchema.outboxKinds)
 
         if watch {
             try await Self.untilSignalled { await sender.run() }

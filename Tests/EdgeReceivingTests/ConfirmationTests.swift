@@ -3,6 +3,7 @@ import EdgeContract
 import EdgeImaging
 import EdgeReceiving
 import EdgeStandin
+import EdgeStation
 import EdgeStore
 import EdgeTestSupport
 import Foundation
@@ -21,7 +22,7 @@ import Testing
     }
 
     static func deliver(_ fixture: DockFixture, _ confirmation: GRNConfirmation) async throws -> GRNDelivery.Result {
-        try await GRNDelivery.deliver(confirmation, parts: fixture.parts, sync: fixture.configuration.sync, router: ChangeRouter(), wait: 0)
+        try await GRNDelivery.deliver(confirmation, parts: fixture.parts, sync: fixture.configuration.sync, router: ChangeRouter(), kinds: StationSchema.outboxKinds, wait: 0)
     }
 
     /// Sends what is due (manual: backoffs lifted) until the confirmation is settled.

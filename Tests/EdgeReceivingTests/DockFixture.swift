@@ -54,7 +54,8 @@ final class DockFixture: @unchecked Sendable, Stoppable {
         let transport = try #require(parts.transport)
         let identity = try #require(parts.identity)
         let tokens = try #require(parts.tokens)
-        return StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync, identity: identity, router: router)
+        return StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync, identity: identity, router: router,
+                                   kinds: StationSchema.outboxKinds)
     }
 
     /// Another station's GRN, applied on the stand-in directly (RCV-3's "already received").

@@ -54,7 +54,7 @@ final class VividReceivingTests: XCTestCase {
         XCTAssertGreaterThan(still.width * still.height, 640 * 480)
         XCTAssertLessThanOrEqual(still.width * still.height, StillCapture.maxPixels)
         let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [try GRNDraft.parseLine("1=120")]), photos: [still])
-        let result = try await GRNDelivery.deliver(confirmation, parts: parts, sync: configuration.sync, router: ChangeRouter(), wait: 0)
+        let result = try await GRNDelivery.deliver(confirmation, parts: parts, sync: configuration.sync, router: ChangeRouter(), kinds: StationSchema.outboxKinds, wait: 0)
         XCTAssertEqual(result.outcome, .applied)
         let photo = try XCTUnwrap(confirmation.photos.first)
         let uploader = PhotoUploader(store: parts.dock.photos, client: try XCTUnwrap(parts.dock.client))

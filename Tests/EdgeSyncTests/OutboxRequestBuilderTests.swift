@@ -52,13 +52,18 @@ final class OutboxRequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.headers.count, 8)
     }
 
-    func testGRNConfirmationGoesToItsEndpointAsIs() throws {
+    /// A kind declared with its own endpoint (receiving's GRN confirmations) goes there as is;
+    /// undeclared, the same kind is an event in the sync push.
+    func testAKindWithItsOwnEndpointGoesThereAsIs() throws {
         let payload = #"{"po_number":"PO-2024-00042","lines":[]}"#
         let entry = try entry(kind: "grn.confirm", payload: payload, stream: "po/PO-2024-00042")
-        let request = try OutboxRequestBuilder(baseURL: "https://backend.invalid/base", identity: identity).request(for: entry, token: nil)
+        let kinds = [OutboxKind(name: "grn.confirm", path: "/api/grn/confirm", confirmsDelivery: true)]
+        let request = try OutboxRequestBuilder(baseURL: "https://backend.invalid/base", identity: identity, kinds: kinds).request(for: entry, token: nil)
         XCTAssertEqual(request.url, "https://backend.invalid/base/api/grn/confirm")
         XCTAssertEqual(request.body, Array(payload.utf8))
         XCTAssertFalse(request.headers.contains { $0.name == "Authorization" })
+        let undeclared = try OutboxRequestBuilder(baseURL: "https://backend.invalid/base", identity: identity).request(for: entry, token: nil)
+        XCTAssertEqual(undeclared.url, "https://backend.invalid/base/api/sync/push")
     }
 
     func testTokenNeverPrints() {

@@ -54,6 +54,9 @@ final class SenderHarness {
         var configuration = SenderConfiguration(baseURL: baseURL, identity: identity)
         configuration.backoff = BackoffPolicy(base: 0.01, cap: 0.05)
         configuration.requestsPerMinute = 100_000
+        // GRN confirmations as receiving declares them (GRNLedger.outboxKind): the conflict and
+        // validation tests send them to the stand-in's GRN endpoint.
+        configuration.kinds = [OutboxKind(name: "grn.confirm", path: APIPath.grnConfirm, confirmsDelivery: true)]
         configure(&configuration)
         return OutboxSender(outbox: outbox, transport: transport, tokens: StaticTokens(tokens: tokens),
                             rejections: rejections, configuration: configuration, connectivity: connectivity, wallClock: wallClock)
