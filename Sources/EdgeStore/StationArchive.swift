@@ -8,10 +8,9 @@ import FoundationEssentials
 /// Decision, what is exported: the rows the backend is still owed or that people rely on —
 /// outbox entries, dead letters and conflicts (payloads byte for byte: they are data the station
 /// owes the backend), credential holds, push preferences, devices, digests, notifications and
-/// badges, and what each capability's section adds (`StationArchiveSection`: enrollment's
-/// enrollments, transitions and validation attempts; receiving's cached orders, GRN ledger and
-/// photo records). Credentials appear by vault NAME only
-/// (`enrollment.3.access`); nothing here opens the vault, so no token, secret or device key can
+/// badges, and what each capability's section adds (`StationArchiveSection`; the capabilities
+/// say what their sections hold). Credentials appear by vault NAME only
+/// (a credential's vault name); nothing here opens the vault, so no token, secret or device key can
 /// reach the document. Push device tokens are exported: they are FCM addresses of people's phones,
 /// kept in the database in clear, not credentials of this station.
 ///
@@ -139,7 +138,7 @@ public struct StationArchive: Codable, Sendable, Equatable {
     }
 
     // MARK: Rows. Local row ids are not exported except where rows of the document refer to
-    // each other (enrollments by their transitions' streams and credentials, digests by
+    // each other (a section's rows by the names the store's rows carry, digests by
     // notifications); the importer maps them to the ids the new station assigns.
 
     /// An outbox entry: what `Outbox.enqueue` fixed (SYN-2) and its retry state. Leases are not

@@ -9,7 +9,7 @@ import GRDB
 /// A section's lists are top-level keys of the one document, as they were when the store wrote
 /// them itself, so a version-1 document written before the split imports unchanged.
 public protocol StationArchiveSection: Sendable {
-    /// The document's top-level lists this section writes and reads ("enrollments", "orders").
+    /// The document's top-level lists this section writes and reads.
     var keys: [String] { get }
     /// Whether it is imported before the store's own rows: a section whose local ids appear in
     /// outbox streams and credential names (enrollment) must give their new ids first.

@@ -34,7 +34,7 @@ public struct StationImportReport: Sendable, Equatable, Encodable {
 /// applied in ONE write transaction, so a refused or failed import writes nothing.
 ///
 /// Decision, ids: local row ids are never carried over. A section whose ids appear in the store's
-/// rows (enrollment: streams `enrollment:<id>` and credentials `enrollment.<id>.access`) is
+/// rows (in outbox streams and credential names) is
 /// imported first and says how those names change; digests get new ids and their notifications
 /// follow. Idempotency keys and sequences are kept: they are what the backend saw or will see
 /// (SYN-2, SYN-10), and the sequence counter moves past the largest imported one so the
