@@ -9,9 +9,8 @@ import FoundationEssentials
 /// outbox entries, dead letters and conflicts (payloads byte for byte: they are data the station
 /// owes the backend), credential holds, push preferences, devices, digests, notifications and
 /// badges, and what each capability's section adds (`StationArchiveSection`; the capabilities
-/// say what their sections hold). Credentials appear by vault NAME only
-/// (a credential's vault name); nothing here opens the vault, so no token, secret or device key can
-/// reach the document. Push device tokens are exported: they are FCM addresses of people's phones,
+/// say what their sections hold). Credentials appear by vault NAME only; nothing here opens the
+/// vault, so no token, secret or device key can reach the document. Push device tokens are exported: they are FCM addresses of people's phones,
 /// kept in the database in clear, not credentials of this station.
 ///
 /// Decision, what is not: scan events (a local log of this station's camera reads, with linking
