@@ -134,7 +134,8 @@ public final class Agent: Sendable {
                                    makeSource: { camera in makeSource(camera, models) })
         context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vault: openedVault, logger: logger,
                                  router: router, rejections: rejections, facts: facts, startedAt: startedAt, now: now,
-                                 configurationState: configurationState, retryInterval: dependencies.retryInterval, cameras: cameras,
+                                 configurationState: configurationState, environment: dependencies.environment,
+                                 retryInterval: dependencies.retryInterval, cameras: cameras,
                                  wakeRelay: { [pushRelay] in pushRelay.withLock { $0 }?.wake() })
 
         // The shutdown order (issue #27 item 2). ServiceGroup starts the services in this order
@@ -146,19 +147,18 @@ public final class Agent: Sendable {
         //   systemd:     STOPPING=1 goes out before anything stops.
         // So at SIGTERM: STOPPING=1, no new input (frames, screens), the senders finish what is in
         // flight, and the database is the last thing written. `AgentTests` asserts it.
-        var storeSide: [any Service] = []
-        var senders: [any Service] = []
-        var inputs: [any Service] = [cameras]
-
-        storeSide.append(QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts))
-        storeSide.insert(AgentStatusService(path: paths.agentStatusFile, state: state,
+        let statusFile = AgentStatusService(path: paths.agentStatusFile, state: state,
                                             base: AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt,
                                                                   updatedAt: 0, configuration: configuration.path,
                                                                   vaultBackend: openedVault?.backend,
                                                                   vaultReason: openedVault?.backendReason,
                                                                   vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
                                                                   vaultWarning: openedVault?.tpmRefusal,
-                                                                  snapshot: AgentState.Snapshot())), at: 0)
+                                                                  snapshot: AgentState.Snapshot()))
+        var storeSide: [any Service] = [statusFile, QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts)]
+        var senders: [any Service] = []
+        var inputs: [any Service] = [cameras]
+
         if let address = station.metrics.flatMap(MetricsAddress.init) {
             storeSide.append(context.supervised("metrics") { [metrics, logger, state] in
                 MetricsServer(address: address, metrics: metrics, logger: logger, state: state)
@@ -228,8 +228,7 @@ public final class Agent: Sendable {
                 state.setPart(capability.name, .failed, reason: reason)
             }
         }
-        var hangups: HangupService?
-        if dependencies.handleSignals { hangups = HangupService() }
+        let hangups = dependencies.handleSignals ? HangupService() : nil
         if let hangups { inputs.append(hangups) }
         let systemd = SystemdService(notifier: SystemdNotifier(environment: dependencies.environment),
                                      watchdog: SystemdNotifier.watchdogInterval(environment: dependencies.environment))

@@ -1,4 +1,5 @@
 import EdgeCore
+import Glibc
 import EdgeImaging
 import EdgeStore
 import Logging
@@ -48,6 +49,8 @@ public struct StationContext: Sendable {
     /// The station's wall clock, Unix seconds (`AgentDependencies.now`).
     public let now: @Sendable () -> Double
     let configurationState: Locked<StationConfiguration>
+    /// The environment the station resolved its paths with.
+    let environment: [String: String]
     let retryInterval: Duration
     let cameras: CameraSupervisor
     let wakeRelay: @Sendable () -> Void
@@ -58,6 +61,17 @@ public struct StationContext: Sendable {
     /// The next frame of a configured camera (photo evidence from the kiosk, UI-2).
     public func still(camera: String, timeout: Duration = .seconds(5)) async throws -> GrayImage {
         try await cameras.still(camera: camera, timeout: timeout)
+    }
+
+    /// The station's status from its live state and open database (no status file, no second
+    /// connection): what `edge status` shows, for the kiosk's status page.
+    public func status() -> StationStatus {
+        let snapshot = state.current
+        let file = AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt, updatedAt: now(),
+                                   configuration: configuration.path, vaultBackend: vault?.backend, vaultReason: vault?.backendReason,
+                                   vaultError: vault == nil ? snapshot.parts["vault"]?.reason : nil, vaultWarning: vault?.tpmRefusal,
+                                   snapshot: snapshot)
+        return StationStatus.collect(configuration, environment: environment, now: now(), live: StationStatus.Live(file: file, database: outbox.database))
     }
 
     /// Wakes the push relay, e.g. after a capability queued a notification.

@@ -74,13 +74,22 @@ public struct StationStatus: Encodable, Sendable {
     /// One line per thing that keeps the station from doing all it is configured to.
     public var missing: [String]
 
-    /// Collects the status for `configuration`. The database is opened only when it exists
-    /// (status must not create one).
+    /// The running station's own view of itself (the kiosk's status page, issue #27): its live
+    /// state and its open database, instead of the status file and a second connection with its
+    /// integrity check on every look.
+    public struct Live: Sendable {
+        let file: AgentStatusFile
+        let database: EdgeDatabase
+    }
+
+    /// Collects the status for `configuration`: from the status file and the database, opened
+    /// only when it exists (status must not create one); or, with `live`, from the running
+    /// station itself.
     public static func collect(_ configuration: StationConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               now: Double = Date().timeIntervalSince1970) -> StationStatus {
+                               now: Double = Date().timeIntervalSince1970, live: Live? = nil) -> StationStatus {
         let paths = StationPaths.resolve(configuration, environment: environment)
-        let file = AgentStatusFile.read(paths.agentStatusFile)
-        let alive = file?.processAlive ?? false
+        let file = live?.file ?? AgentStatusFile.read(paths.agentStatusFile)
+        let alive = live != nil || (file?.processAlive ?? false)
         let snapshot = alive ? file?.snapshot : nil
         var missing: [String] = []
         if !alive { missing.append("agent: not running (start it with `edge run`)") }
@@ -100,9 +109,10 @@ public struct StationStatus: Encodable, Sendable {
 
         var queue: Queue?
         var scanEvents: ScanEvents?
-        if FileManager.default.fileExists(atPath: paths.database) {
+        if live != nil || FileManager.default.fileExists(atPath: paths.database) {
             do {
-                let database = try EdgeDatabase(path: paths.database)
+                let database: EdgeDatabase
+                if let live { database = live.database } else { database = try EdgeDatabase(path: paths.database) }
                 let outbox = Outbox(database: database)
                 let status = try outbox.status(now: now)
                 let holds = status.holds.map { hold in
@@ -118,7 +128,7 @@ public struct StationStatus: Encodable, Sendable {
                               lastPullError: snapshot?.lastPullError, holds: holds)
                 let log = ScanEventLog(database: database)
                 scanEvents = ScanEvents(total: try log.count(), recent: try log.recent(limit: 5))
-                try? database.close()
+                if live == nil { try? database.close() }
             } catch {
                 missing.append("database: \(error.message)")
             }

@@ -62,7 +62,7 @@ struct KioskAPI: Sendable {
 
     /// The same document as `edge status --json` (UI-4).
     func status() -> Response {
-        let status = StationStatus.collect(kiosk.context.configuration)
+        let status = kiosk.context.status()
         let bytes = (try? status.json()) ?? Array("{}".utf8)
         return KioskResponse.bytes(bytes, contentType: "application/json")
     }

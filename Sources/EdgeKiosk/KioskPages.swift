@@ -164,7 +164,7 @@ struct KioskPages: Sendable {
     // MARK: status
 
     func status(_ kiosk: Kiosk) -> String {
-        let status = StationStatus.collect(kiosk.context.configuration)
+        let status = kiosk.context.status()
         var context: [String: Any] = [
             "station": KioskPages.shown(status.station), "role": status.role, "running": status.agent.running,
             "startedAt": status.agent.startedAt.map(Self.time) ?? "",

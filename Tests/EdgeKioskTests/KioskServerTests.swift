@@ -89,6 +89,22 @@ import Testing
         (((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
     }
 
+    /// The kiosk's status is the running station's live state (issue #27), not the status file
+    /// another process reads: with the file gone, the API still says this process runs, and
+    /// shows its queue from the open database.
+    @Test func statusComesFromTheRunningStationNotItsStatusFile() async throws {
+        try await withStopping(Station()) { station in
+            try? FileManager.default.removeItem(atPath: station.agent.paths.agentStatusFile)
+            let (status, _, data) = try await station.get("/api/v1/status")
+            #expect(status == 200)
+            let document = try Self.object(data)
+            let agent = try #require(document["agent"] as? [String: Any])
+            #expect(agent["running"] as? Bool == true)
+            #expect((agent["pid"] as? NSNumber)?.int32Value == getpid())
+            #expect(document["queue"] is [String: Any])
+        }
+    }
+
     @Test func pagesCarryAStrictPolicyAndNoInlineScriptOrStyle() async throws {
         try await withStopping(Station()) { station in
             for page in ["/dock", "/clinic", "/status"] {
