@@ -8,12 +8,8 @@ import EdgeImaging
 /// frame history): use one reader per task or thread.
 public final class BarcodeReader {
     public let options: ReaderOptions
-    /// When the whole-frame pass last ran after an empty regions pass (`wholeFrameInterval`).
-    private var lastWholeFrame: ContinuousClock.Instant?
-    /// When the previous read started: the gap to it is the camera's frame period.
-    private var lastRead: ContinuousClock.Instant?
-    /// The previous frame's coarse picture, to see a scene change (`wholeFrameInterval`).
-    private var lastScene: SceneSignature?
+    /// The camera preset's frame history (`ReaderOptions.wholeFrameInterval`).
+    private var schedule = WholeFrameSchedule()
 
     public init(options: ReaderOptions = ReaderOptions()) throws(ScanError) {
         guard !options.formats.isEmpty else {
@@ -53,26 +49,13 @@ public final class BarcodeReader {
         var owned: GrayImage? = nil
         var refused: [(pass: ScanPass, error: TransformError)] = []
         var regionsReadNothing = false
-        let frameGap = lastRead.map { arrival - $0 } ?? .zero
-        lastRead = arrival
-        var sceneChanged = true
-        if options.wholeFrameInterval != nil {
-            let scene = SceneSignature(view)
-            sceneChanged = lastScene.map { scene.differs(from: $0) } ?? true
-            lastScene = scene
-        }
+        let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
         passLoop: for (index, pass) in passes.enumerated() {
             if index >= options.maxPasses { break }
             if index > 0 && clock.now - start > options.timeBudget { break }
-            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval {
-                // The camera preset's whole-frame pass after an empty regions pass: at once when
-                // the scene changed (something entered the view), else on the frame nearest to
-                // `interval` after the last one. Rounding to the nearest frame (half a frame gap
-                // early) keeps a camera at `1 / interval` fps, whose frames come a millisecond
-                // early as often as late, scanning every frame, and 30 fps every sixth.
-                if !sceneChanged, let last = lastWholeFrame, arrival - last + frameGap / 2 < interval { break passLoop }
-                lastWholeFrame = arrival
-            }
+            // The camera preset's whole-frame pass after an empty regions pass runs only when due.
+            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval,
+               !schedule.wholeFrameDue(frame, interval: interval) { break passLoop }
             var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
             var rectified: [(image: GrayImage, map: PointMap)] = []
             let density = Int32(pass.scanDensity(options.scanDensity))
@@ -510,50 +493,5 @@ public final class BarcodeReader {
         case 3: return .left
         default: return .unknown
         }
-    }
-}
-
-/// A frame at a glance, to tell a camera's idle view from one that changed: the mean of 16
-/// sparse samples in each cell of a 32x18 grid (about 9,000 pixel reads on any frame size).
-///
-/// Decision: a scene changed when its size changed or more than 1 cell in 50 moved by more than
-/// 24 grey levels. Sensor noise averages out in a cell's mean, and a gradual exposure change moves
-/// every cell a little per frame, so an idle camera keeps its whole-frame scan to the interval;
-/// a label held up covers many 40x40 px cells at once (a 232 px QR about 30) and is scanned in
-/// the frame it appears. While something moves in view every frame counts as changed, which
-/// costs what the preset cost before the interval existed, only for as long as the movement.
-struct SceneSignature: Equatable {
-    static let columns = 32, rows = 18, samplesPerSide = 4
-    let width: Int
-    let height: Int
-    let cells: [UInt8]
-
-    init(_ view: ImageView) {
-        width = view.width
-        height = view.height
-        var cells = [UInt8](repeating: 0, count: Self.columns * Self.rows)
-        if view.width >= Self.columns && view.height >= Self.rows {
-            let cellWidth = view.width / Self.columns, cellHeight = view.height / Self.rows
-            let n = Self.samplesPerSide
-            for row in 0..<Self.rows {
-                for column in 0..<Self.columns {
-                    var sum = 0
-                    for sy in 0..<n {
-                        let y = row * cellHeight + (2 * sy + 1) * cellHeight / (2 * n)
-                        let base = y * view.rowStride + column * cellWidth
-                        for sx in 0..<n { sum += Int(view.pixels[base + (2 * sx + 1) * cellWidth / (2 * n)]) }
-                    }
-                    cells[row * Self.columns + column] = UInt8(sum / (n * n))
-                }
-            }
-        }
-        self.cells = cells
-    }
-
-    func differs(from other: SceneSignature) -> Bool {
-        guard width == other.width && height == other.height else { return true }
-        var moved = 0
-        for (a, b) in zip(cells, other.cells) where abs(Int(a) - Int(b)) > 24 { moved += 1 }
-        return moved * 50 > cells.count
     }
 }
