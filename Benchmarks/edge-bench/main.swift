@@ -1,8 +1,11 @@
 // edge-bench: the in-process half of Benchmarks/run.py. It prints JSON Lines that run.py puts
 // side by side with zbarimg and zxing-cpp from the same run.
 //
-//   edge-bench photos DIR [--plain] [--passes A,B] [--serve]  decode every <name>.<png|jpg> under DIR's
-//                                          folders (--serve: the "folder/name" lines read from stdin)
+//   edge-bench photos DIR [--plain] [--passes A,B] [--serve] [--once]  decode every <name>.<png|jpg> under
+//                                          DIR's folders (--serve: the "folder/name" lines read from stdin;
+//                                          --once: one read per photo without the time budget, for
+//                                          instruction counts under valgrind, where a wall-clock bound
+//                                          would change the work done)
 //   edge-bench vault [REPS [BACKEND [TCTI]]]  time sealing (put) and opening (get) a 1 KB secret,
 //                                          and the TPM's seal/unseal on their own
 //   edge-bench frame FILE FORMATS [REPS]   time one frame repeatedly at 30 fps with a symbology set,
@@ -50,13 +53,14 @@ func medianMillis(_ body: () throws -> Void) rethrows -> Double {
     return samples[samples.count / 2]
 }
 
-func photos(_ root: String, plain: Bool, passes: [ScanPass]?, serve: Bool) throws {
+func photos(_ root: String, plain: Bool, passes: [ScanPass]?, serve: Bool, once: Bool) throws {
     var readers: [String: BarcodeReader] = [:]
     /// One reader per folder (its symbology), made on first use.
     func reader(for folder: String) throws -> BarcodeReader {
         if let r = readers[folder] { return r }
         var options = plain ? ReaderOptions.plainOnly(formats: formats(forFolder: folder)) : ReaderOptions(formats: formats(forFolder: folder))
         if let passes { options.passes = passes }
+        if once { options.timeBudget = .seconds(3600) }
         let r = try BarcodeReader(options: options)
         readers[folder] = r
         return r
@@ -67,9 +71,10 @@ func photos(_ root: String, plain: Bool, passes: [ScanPass]?, serve: Bool) throw
             let reader = try reader(for: folder)
             let image = try ImageLoader.load(path: root + "/" + file)
             var results: [ScanResult] = []
-            let ms = try medianMillis { results = try reader.read(image) }
-            return json(["file": file, "texts": results.map(\.text),
-                         "passes": results.map { $0.pass.description }, "quality": results.map(\.quality), "ms": ms])
+            let ms = once ? 0 : try medianMillis { results = try reader.read(image) }
+            if once { results = try reader.read(image) }
+            return json(["file": file, "texts": results.map(\.text), "passes": results.map { $0.pass.description },
+                         "points": results.map { $0.points.map { [$0.x, $0.y] } }, "quality": results.map(\.quality), "ms": ms])
         } catch {
             return json(["file": file, "error": "\(error)"])
         }
@@ -222,7 +227,7 @@ do {
         if let i = args.firstIndex(of: "--passes"), i + 1 < args.count {
             passes = try args[i + 1].split(separator: ",").map { try ScanPass(parsing: String($0)) }
         }
-        try photos(args[2], plain: args.contains("--plain"), passes: passes, serve: args.contains("--serve"))
+        try photos(args[2], plain: args.contains("--plain"), passes: passes, serve: args.contains("--serve"), once: args.contains("--once"))
     case "vault":
         // edge-bench vault [REPS [BACKEND [TCTI]]]
         let backend = args.count > 3 ? VaultBackendChoice(rawValue: args[3]) ?? .keyfile : .keyfile

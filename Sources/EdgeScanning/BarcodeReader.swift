@@ -8,12 +8,8 @@ import EdgeImaging
 /// frame history): use one reader per task or thread.
 public final class BarcodeReader {
     public let options: ReaderOptions
-    /// When the whole-frame pass last ran after an empty regions pass (`wholeFrameInterval`).
-    private var lastWholeFrame: ContinuousClock.Instant?
-    /// When the previous read started: the gap to it is the camera's frame period.
-    private var lastRead: ContinuousClock.Instant?
-    /// The previous frame's coarse picture, to see a scene change (`wholeFrameInterval`).
-    private var lastScene: SceneSignature?
+    /// The camera preset's frame history (`ReaderOptions.wholeFrameInterval`).
+    private var schedule = WholeFrameSchedule()
 
     public init(options: ReaderOptions = ReaderOptions()) throws(ScanError) {
         guard !options.formats.isEmpty else {
@@ -35,134 +31,131 @@ public final class BarcodeReader {
         try read(view, arrivedAt: ContinuousClock.now)
     }
 
+    public func read(_ image: GrayImage) throws(ScanError) -> [ScanResult] {
+        try image.withView { (view) throws(ScanError) in try read(view) }
+    }
+
     /// `read(_:)` with the frame's arrival time given: what `wholeFrameInterval` measures (tests
     /// give a sequence of frame times instead of sleeping).
     func read(_ view: ImageView, arrivedAt arrival: ContinuousClock.Instant) throws(ScanError) -> [ScanResult] {
         let clock = ContinuousClock()
         let start = clock.now
-        // A fresh zbar scanner for every read: zbar's QR decoder fits lines to finder edges by
-        // random sampling from a generator seeded once per scanner, so a scanner kept across reads
-        // read the same image differently depending on what it had read before (found on the
-        // development photos: qrcode-1/20.png was read by the sparse pass or only by the full one,
-        // depending on the reads before it). Creating one costs about 5 us; the same image now
-        // gets the same answer.
-        let zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
-        let budget = WorkBudget(maxPixels: options.maxPixels, deadline: start + options.effectiveTimeLimit)
-        let passes = options.passes ?? Self.plan(width: view.width, height: view.height, formats: options.formats,
-                                                 narrowRun: max(view.width, view.height) <= Self.largestUnshrunk ? ModuleEstimate.narrowRun(in: view) : nil)
-        var owned: GrayImage? = nil
+        var state = try ReadState(view, options: options, deadline: start + options.effectiveTimeLimit)
+        let passes = options.passes ?? Self.plan(for: view, formats: options.formats)
+        let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
         var refused: [(pass: ScanPass, error: TransformError)] = []
         var regionsReadNothing = false
-        let frameGap = lastRead.map { arrival - $0 } ?? .zero
-        lastRead = arrival
-        var sceneChanged = true
-        if options.wholeFrameInterval != nil {
-            let scene = SceneSignature(view)
-            sceneChanged = lastScene.map { scene.differs(from: $0) } ?? true
-            lastScene = scene
-        }
         passLoop: for (index, pass) in passes.enumerated() {
-            if index >= options.maxPasses { break }
-            if index > 0 && clock.now - start > options.timeBudget { break }
-            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval {
-                // The camera preset's whole-frame pass after an empty regions pass: at once when
-                // the scene changed (something entered the view), else on the frame nearest to
-                // `interval` after the last one. Rounding to the nearest frame (half a frame gap
-                // early) keeps a camera at `1 / interval` fps, whose frames come a millisecond
-                // early as often as late, scanning every frame, and 30 fps every sixth.
-                if !sceneChanged, let last = lastWholeFrame, arrival - last + frameGap / 2 < interval { break passLoop }
-                lastWholeFrame = arrival
+            if index >= options.maxPasses || (index > 0 && clock.now - start > options.timeBudget) { break }
+            // The camera preset's whole-frame pass after an empty regions pass runs only when due.
+            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval,
+               !schedule.wholeFrameDue(frame, interval: interval) { break }
+            switch try run(pass, &state) {
+            case .found(let results): return results
+            case .readNothing: if pass.region == .regions { regionsReadNothing = true }
+            case .skipped: continue
+            // Skipped with its reason; a later, cheaper-shaped pass may still read.
+            case .refused(let error): refused.append((pass, error))
+            // The hard time limit: no later pass would be allowed to start either.
+            case .outOfTime: break passLoop
             }
-            var scans: [(symbols: [ZbarSymbol], map: PointMap)] = []
-            var rectified: [(image: GrayImage, map: PointMap)] = []
-            let density = Int32(pass.scanDensity(options.scanDensity))
-            // The scan that ends a pass: zbar's, or edge's own EAN-13 readers for `ean-lines` and
-            // `ean-model` (nil once the hard time limit has passed).
-            let ownEAN: EAN13LineReader.Method? = pass.steps.contains(.eanLines) ? .edges : pass.steps.contains(.eanModel) ? .model : nil
-            if ownEAN != nil && !options.formats.contains(.ean13) { continue }
-            func scan(_ image: ImageView, lines: ScanLines) throws(ScanError) -> [ZbarSymbol]? {
-                if let method = ownEAN { return try? EAN13LineReader.read(image, budget: budget, method: method) }
-                zbar.setDensity(density, lines: lines)
-                return restoringFNC4(try zbar.scan(image), in: image)
-            }
-            if !pass.transformsImage {
-                let lines = pass.lines(for: view)
-                // An across-bars pass that cannot narrow the lines would repeat the plain pass.
-                if lines == .both && pass.steps == [.acrossBars] { continue }
-                guard let symbols = try scan(view, lines: lines) else { break passLoop }
-                scans.append((symbols, .identity))
-            } else {
-                let images: [PassImage]
-                do throws(TransformError) {
-                    if pass.steps.first == .regions {
-                        // Crops come straight from the caller's view.
-                        images = try ScanPass(Array(pass.steps.dropFirst())).applyInRegions(of: view, budget: budget)
-                    } else {
-                        // Transforms need an owned, packed copy; make it once for all passes. The
-                        // caller's view (a camera buffer) has passed no loader's limit: check it.
-                        if owned == nil {
-                            try budget.checkSize(width: view.width, height: view.height, for: "copying the image")
-                            owned = view.copy()
-                        }
-                        guard let source = owned else { continue }
-                        images = try pass.apply(to: source, budget: budget)
-                    }
-                } catch {
-                    switch error.code {
-                    case .outOfTime:
-                        // The hard time limit: no later pass would be allowed to start either.
-                        break passLoop
-                    case .tooLarge, .badParameter:
-                        // Skipped with its reason; a later, cheaper-shaped pass may still read.
-                        refused.append((pass, error))
-                        continue passLoop
-                    }
-                }
-                if pass.steps.last == .rectify { rectified = images.map { ($0.image, $0.map) } }
-                // The rectifier warps each finder triple up to 21 ways (`QRRectifier.candidates`);
-                // once one warp of a triple reads a QR code, its others would read the same code
-                // again (the first read is the one reported either way), so they are not scanned.
-                // Other triples still are: they may be other codes. Measured on the development
-                // photos that zbar reads rectified: the first read came at warp 3 of 17, 20 of 34
-                // and 1 of 51, and the rectify pass alone took 5-19 ms instead of 11-36.
-                var readTriples = Set<Int>()
-                for made in images {
-                    if let triple = made.triple, readTriples.contains(triple) { continue }
-                    guard let symbols = try made.image.withView({ (v) throws(ScanError) in try scan(v, lines: made.lines) }) else { break passLoop }
-                    scans.append((symbols, made.map))
-                    if let triple = made.triple, symbols.contains(where: { result(from: $0, pass: pass, map: made.map)?.format == .qr }) {
-                        readTriples.insert(triple)
-                    }
-                }
-            }
-            // Erosion merges neighbouring bars and sharpening shifts bar edges: on the development
-            // photos both turned blurred EAN-13s into other valid EAN-13s. Their QR reads are
-            // safe (Reed-Solomon checked); their 1D reads are dropped.
-            let trustLinear = !pass.steps.contains(where: { $0 == .erode || $0 == .dilate || $0 == .sharpen || $0 == .rectify })
-            let results = Self.resolveConflicts(scans.flatMap { scan in
-                scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
-            }.filter { trustLinear || !$0.format.isLinear })
-            if !results.isEmpty {
-                return Self.resolveConflicts(results + (try nestedQR(in: view, around: results, pass: pass, zbar: zbar, budget: budget)))
-            }
-            if !rectified.isEmpty && options.formats.contains(.qr) {
-                var finished: [ScanResult] = []
-                for candidate in rectified {
-                    // Each grid costs up to 3 x 177 x 177 samples and the Reed-Solomon blocks: the
-                    // hard time limit holds here too.
-                    guard (try? budget.checkTime(for: "rectify: reading modules")) != nil else { break }
-                    if let read = moduleRead(candidate.image, map: candidate.map, pass: pass) { finished.append(read) }
-                }
-                finished = Self.resolveConflicts(finished)
-                if !finished.isEmpty { return finished }
-                if let read = bentRead(view, candidates: rectified, pass: pass, budget: budget) { return [read] }
-            }
-            if pass.steps.first == .regions { regionsReadNothing = true }
         }
         if let first = refused.first {
             throw Self.refusal(first.pass, first.error, others: refused.dropFirst().map(\.pass), view: view)
         }
         return []
+    }
+
+    /// One pass: its images scanned by its decoder, the reads validated; for a rectify pass whose
+    /// warps zbar read nothing from, edge's own reading of their modules.
+    private func run(_ pass: ScanPass, _ state: inout ReadState) throws(ScanError) -> PassOutcome {
+        if pass.decoder != .zbar && !options.formats.contains(.ean13) { return .skipped }
+        var images: [PassImage] = []
+        let scans: [Scan]?
+        if pass.transformsImage {
+            do throws(TransformError) {
+                images = try state.images(for: pass)
+            } catch {
+                switch error.code {
+                case .outOfTime: return .outOfTime
+                case .tooLarge, .badParameter: return .refused(error)
+                }
+            }
+            scans = try scan(images, pass: pass, state)
+        } else {
+            let lines = pass.lines.scanLines(in: state.view)
+            // An across-bars pass that cannot narrow the lines would repeat the plain pass.
+            if lines == .both && pass == ScanPass(lines: .acrossBars) { return .skipped }
+            scans = try decode(state.view, lines: lines, pass: pass, state).map { [Scan(symbols: $0, map: .identity)] }
+        }
+        guard let scans else { return .outOfTime }
+        let results = self.results(of: scans, pass: pass)
+        if !results.isEmpty {
+            return .found(Self.resolveConflicts(results + (try nestedQR(around: results, pass: pass, state))))
+        }
+        if pass.region == .rectify, let finished = moduleReads(images, pass: pass, state) { return .found(finished) }
+        return .readNothing
+    }
+
+    /// Each of a pass's images through its decoder; nil once the hard time limit has passed.
+    ///
+    /// The rectifier warps each finder triple up to 21 ways (`QRRectifier.candidates`); once one
+    /// warp of a triple reads a QR code, its others would read the same code again (the first
+    /// read is the one reported either way), so they are not scanned. Other triples still are:
+    /// they may be other codes. Measured on the development photos that zbar reads rectified: the
+    /// first read came at warp 3 of 17, 20 of 34 and 1 of 51, and the rectify pass alone took
+    /// 5-19 ms instead of 11-36.
+    private func scan(_ images: [PassImage], pass: ScanPass, _ state: ReadState) throws(ScanError) -> [Scan]? {
+        var scans: [Scan] = []
+        var readTriples = Set<Int>()
+        for made in images {
+            if let triple = made.triple, readTriples.contains(triple) { continue }
+            guard let symbols = try made.image.withView({ (v) throws(ScanError) in try decode(v, lines: made.lines, pass: pass, state) })
+            else { return nil }
+            scans.append(Scan(symbols: symbols, map: made.map))
+            if let triple = made.triple, symbols.contains(where: { result(from: $0, pass: pass, map: made.map)?.format == .qr }) {
+                readTriples.insert(triple)
+            }
+        }
+        return scans
+    }
+
+    /// One image through the pass's decoder: zbar at the pass's density on `lines`, or edge's own
+    /// EAN-13 readers (nil once the hard time limit has passed).
+    private func decode(_ image: ImageView, lines: ScanLines, pass: ScanPass, _ state: ReadState) throws(ScanError) -> [ZbarSymbol]? {
+        switch pass.decoder {
+        case .zbar:
+            state.zbar.setDensity(Int32(pass.lines.zbarDensity(options.scanDensity)), lines: lines)
+            return restoringFNC4(try state.zbar.scan(image), in: image)
+        case .eanLines: return try? EAN13LineReader.read(image, budget: state.budget, method: .edges)
+        case .eanModel: return try? EAN13LineReader.read(image, budget: state.budget, method: .model)
+        }
+    }
+
+    /// The valid reads of a pass's scans in the caller's coordinates, one per physical code; 1D
+    /// reads only from a pass that keeps bar widths (`ScanPass.trustsLinearReads`).
+    private func results(of scans: [Scan], pass: ScanPass) -> [ScanResult] {
+        let trustLinear = pass.trustsLinearReads
+        return Self.resolveConflicts(scans.flatMap { scan in
+            scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
+        }.filter { trustLinear || !$0.format.isLinear })
+    }
+
+    /// A rectify pass's warps that zbar read nothing from, read by edge from their modules
+    /// (`moduleRead`), else, for a code no warp stands flat, along its alignment patterns
+    /// (`bentRead`); nil when neither reads.
+    private func moduleReads(_ warps: [PassImage], pass: ScanPass, _ state: ReadState) -> [ScanResult]? {
+        guard !warps.isEmpty && options.formats.contains(.qr) else { return nil }
+        var finished: [ScanResult] = []
+        for warp in warps {
+            // Each grid costs up to 3 x 177 x 177 samples and the Reed-Solomon blocks: the hard
+            // time limit holds here too.
+            guard (try? state.budget.checkTime(for: "rectify: reading modules")) != nil else { break }
+            if let read = moduleRead(warp.image, map: warp.map, pass: pass) { finished.append(read) }
+        }
+        finished = Self.resolveConflicts(finished)
+        if !finished.isEmpty { return finished }
+        return bentRead(state.view, warps: warps, pass: pass, budget: state.budget).map { [$0] }
     }
 
     /// The per-file error for passes refused by the pixel budget: names the first one, what it
@@ -180,113 +173,93 @@ public final class BarcodeReader {
         return ScanError(code, message, context: context)
     }
 
-    public func read(_ image: GrayImage) throws(ScanError) -> [ScanResult] {
-        try image.withView { (view) throws(ScanError) in try read(view) }
-    }
-
     /// Long side up to which the plan reads an image at its own size first; larger ones are
     /// shrunk to it.
     static let largestUnshrunk = 1600
+
+    /// The plan for `view`, with its module size (`ModuleEstimate`) when it is read unshrunk first.
+    static func plan(for view: ImageView, formats: Set<BarcodeFormat>) -> [ScanPass] {
+        let narrowRun = max(view.width, view.height) <= largestUnshrunk ? ModuleEstimate.narrowRun(in: view) : nil
+        return plan(width: view.width, height: view.height, formats: formats, narrowRun: narrowRun)
+    }
 
     /// The default pass plan for an image of this size and these formats, cheapest first;
     /// `narrowRun` is the image's `ModuleEstimate`, when known.
     ///
     /// Decisions, from measurements on the development photographs (Benchmarks/):
-    /// - codes with large modules are read at half size first, QR codes with 4-5 px modules at
-    ///   two thirds;
-    /// - a sparse scan (every second line) comes before the full one on all but tiny images;
-    /// - without QR, that first pass scans only the lines across the bars (`acrossBars`);
-    /// - very large photos are first read shrunk (zbar's time grows with pixels, and print
-    ///   noise at full resolution breaks its edge detector), then at full size;
-    /// - inversion comes early because it costs one pass and light-on-dark QR codes are common;
-    /// - a dark frame at the ends of the lines across the bars is whitened for 1D codes;
-    /// - rotations run only when a 1D format is enabled, on a shrunk copy of large images;
-    /// - tiny images are enlarged (zbar needs several pixels per QR module);
-    /// - QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`);
-    /// - EAN-13 bars that zbar gives up on are read by edge's own line reader (`EAN13LineReader`);
-    /// - last, EAN-13 bars blurred past their edges, by fitting blurred characters (`EAN13ModelReader`).
+    /// - Very large photos are first read shrunk, long side to about 1600 px (zbar's time grows
+    ///   with pixels, and print noise at full resolution breaks its edge detector), then at full size.
+    /// - Modules of 6 px or more are still 3 px at half size, where a sparse scan costs an eighth
+    ///   of the full one: this pass read all 11 QR photos with such modules, in 30-56% of the
+    ///   sparse pass's time; with the bound at 5 px it missed four that the sparse pass reads.
+    /// - QR modules of 4-5 px are 2.7-3.3 px at two thirds, where the sparse scan costs 44% of the
+    ///   full-size one: zbar's QR finder needs about every second line through a finder's centre
+    ///   at any module size (its clusters want lines in proportion to the finder's width), so a
+    ///   coarser density cannot do this, only fewer pixels can. On the photos with such modules
+    ///   that the sparse pass reads (issue #15) it read 14 of 17, in about half the time; the other
+    ///   3 (read by the sparse pass after it) took 1.4-2 times as long. With 3 px modules (2 px at
+    ///   two thirds) it missed 8 of 14.
+    /// - A clean label (what `edge scan` mostly sees) is read at half the cost scanning every
+    ///   second line; zbar's time is mostly its per-pixel scan (SCN-12). From a 48 px short side:
+    ///   the sparse pass read 11 of the 12 QR photos with a short side of 150-199 px that the full
+    ///   one reads, and 11 of 17 below that; there a miss costs little (zbar finds too few finder
+    ///   lines to start decoding: 0.07-0.28 ms) beside what a read saves (0.04-0.42 ms), 1.1 ms
+    ///   less over those 17 photos (issue #15; small images used to start with the full scan).
+    /// - Without QR (whose finder patterns need rows and columns) the first pass scans only the
+    ///   lines that cross the bars, when the image shows which (`ScanPass.Lines.acrossBars`),
+    ///   every third one from a 48 px short side (16 lines): bars are tall. On the 1D photos with
+    ///   a short side under 150 px it read the 9 the full-density pass read first, in 1.7-6.7
+    ///   times less time, and two more (ean13-1/20, ean13-1/29) that pass missed.
+    /// - Inversion comes early because it costs one pass and light-on-dark labels exist for 1D
+    ///   codes too (printed on dark stock, shown on screens), whatever the formats (issue #15: an
+    ///   inverted Code 128 was never read when QR was not requested); light-on-dark QR codes
+    ///   (dark-mode screens) also get the binarisation dark-on-light ones get.
+    /// - A tight crop's dark frame where a 1D code's quiet zones should be is whitened (`clearBorder`).
+    /// - Tiny images are enlarged (zbar needs several pixels per QR module).
+    /// - QR codes filled with a picture or texture are opened (erode, dilate) to clear the speckle;
+    ///   QR codes at a steep angle are rectified from their finder patterns (`QRRectifier`).
+    /// - EAN-13 bars that zbar's decoder gives up on (curved, jagged) are read by edge's own line
+    ///   reader (`EAN13LineReader`): a few milliseconds over every second line, before the rotations.
+    /// - Rotations run only when a 1D format is enabled, on a shrunk copy of large images.
+    /// - Last, EAN-13 bars blurred past their edges, by fitting blurred characters
+    ///   (`EAN13ModelReader`): tens of milliseconds on a photo, spent only when nothing else read.
     public static func plan(width: Int, height: Int, formats: Set<BarcodeFormat>, narrowRun: Int? = nil) -> [ScanPass] {
-        let longSide = max(width, height)
-        let hasQR = formats.contains(.qr)
-        let hasLinear = formats.contains(where: \.isLinear)
-        var passes: [ScanPass] = []
-        // Shrink factor that brings the long side to about 1600 px.
+        let longSide = max(width, height), shortSide = min(width, height)
+        let qr = formats.contains(.qr), linear = formats.contains(where: \.isLinear), ean = formats.contains(.ean13)
         let shrink = max(1, Int((Double(longSide) / Double(largestUnshrunk)).rounded(.up)))
-        if shrink > 1 { passes.append(ScanPass([.downscale(shrink)])) }
-        // Modules of 6 px or more (`ModuleEstimate`) are still 3 px at half size, where a sparse
-        // scan costs an eighth of the full one. Measured on the development photos: this pass
-        // read all 11 QR photos with such modules, in 30-56% of the sparse pass's time; with
-        // the bound at 5 px it missed four that the sparse pass reads.
-        if shrink == 1, let narrowRun, narrowRun >= 6 {
-            passes.append(ScanPass(hasQR ? [.downscale(2), .sparse] : [.downscale(2), .sparse, .acrossBars]))
-        }
-        // Modules of 4-5 px are 2.7-3.3 px at two thirds, where the sparse scan costs 44% of the
-        // full-size one: zbar's QR finder needs about every second line through a finder's
-        // centre at any module size (its clusters want lines in proportion to the finder's
-        // width), so a coarser density cannot do this, only fewer pixels can. Measured on the
-        // development photos with such modules that the sparse pass reads (issue #15): it read
-        // 14 of 17, in about half the time; the other 3 (read by the sparse pass after it) took
-        // 1.4-2 times as long. With 3 px modules (2 px at two thirds) it missed 8 of 14.
-        if shrink == 1, hasQR, min(width, height) >= 150, let narrowRun, (4...5).contains(narrowRun) {
-            passes.append(ScanPass([.downscaleThreeHalves, .sparse]))
-        }
-        // A clean label (what `edge scan` mostly sees) is read at half the cost scanning every
-        // second line; zbar's time is mostly its per-pixel scan (SCN-12). From a 48 px short
-        // side: on the development photos the sparse pass read 11 of the 12 QR photos with a
-        // short side of 150-199 px that the full one reads, and 11 of 17 below that; there a
-        // miss costs little (zbar finds too few finder lines to start decoding: 0.07-0.28 ms)
-        // beside what a read saves (0.04-0.42 ms), 1.1 ms less over those 17 photos (issue #15;
-        // small images used to start with the full scan). Without QR (whose finder patterns need
-        // rows and columns) the first pass scans only the lines that cross the bars, when the
-        // image shows which (`acrossBars`), every third one from a 48 px short side (16 lines):
-        // bars are tall. On the 1D photos with a short side under 150 px it read the 9 the
-        // full-density pass read first, in 1.7-6.7 times less time, and two more (ean13-1/20,
-        // ean13-1/29) that pass missed.
-        if shrink == 1 && hasQR && min(width, height) >= 48 {
-            passes.append(ScanPass([.sparse]))
-        } else if shrink == 1 && !hasQR {
-            passes.append(ScanPass(min(width, height) >= 48 ? [.sparse, .acrossBars] : [.acrossBars]))
-        }
-        passes.append(.plain)
-        // Light-on-dark labels exist for 1D codes too (printed on dark stock, shown on screens):
-        // one pass, whatever the formats (issue #15: an inverted Code 128 was never read when
-        // QR was not requested).
-        passes.append(ScanPass([.invert]))
-        passes.append(ScanPass([.pad(10)]))
-        // A tight crop's dark frame where a 1D code's quiet zones should be (`clearBorder`).
-        if hasLinear { passes.append(ScanPass([.clearBorder])) }
-        passes.append(ScanPass([.sharpen]))
-        passes.append(ScanPass([.blur]))
-        passes.append(ScanPass([.binarize]))
-        passes.append(ScanPass([.blur, .binarize]))
-        // Light-on-dark codes (dark-mode screens) need the same help as dark-on-light ones.
-        if hasQR { passes.append(ScanPass([.invert, .binarize])) }
-        if shrink == 1 && longSide >= 400 { passes.append(ScanPass([.downscale(2)])) }
-        if longSide <= 1000 {
-            passes.append(ScanPass([.upscale(2), .pad(10)]))
-            passes.append(ScanPass([.upscale(2), .binarize]))
-            if hasQR { passes.append(ScanPass([.invert, .upscale(2)])) }
-        }
-        if longSide <= 500 { passes.append(ScanPass([.upscale(3), .pad(10)])) }
-        if hasQR {
-            passes.append(ScanPass([.erode]))
-            // QR codes filled with a picture or texture: an opening clears the speckle.
-            passes.append(ScanPass([.erode, .dilate]))
-            passes.append(ScanPass([.rectify]))
-        }
-        // edge's own EAN-13 reader, for bars zbar's decoder gives up on (curved, jagged): a few
-        // milliseconds over every second line, before the rotations (`EAN13LineReader`).
-        if formats.contains(.ean13) { passes.append(ScanPass([.eanLines])) }
-        if hasLinear {
-            let pre: [ScanPass.Step] = longSide > 1200 ? [.downscale(max(2, shrink))] : []
-            for angle in [45, 30, 60, 15, 75] {
-                passes.append(ScanPass(pre + [.rotate(angle)]))
-            }
-        }
-        // Last, the EAN-13 reader for blurred bars: tens of milliseconds on a photo, spent only
-        // when nothing else read (`EAN13ModelReader`).
-        if formats.contains(.ean13) { passes.append(ScanPass([.eanModel])) }
-        return passes
+        let module = narrowRun ?? 0
+        var plan: [ScanPass] = []
+        func add(_ pass: ScanPass, if condition: Bool = true) { if condition { plan.append(pass) } }
+        // The cheap first scans: shrunk, sparse, across the bars.
+        add(ScanPass([.downscale(shrink)]), if: shrink > 1)
+        add(ScanPass([.downscale(2)], lines: qr ? .sparse : .sparseAcrossBars), if: shrink == 1 && module >= 6)
+        add(ScanPass([.downscaleThreeHalves], lines: .sparse), if: shrink == 1 && qr && shortSide >= 150 && (4...5).contains(module))
+        add(ScanPass(lines: .sparse), if: shrink == 1 && qr && shortSide >= 48)
+        add(ScanPass(lines: shortSide >= 48 ? .sparseAcrossBars : .acrossBars), if: shrink == 1 && !qr)
+        // Every line, then the image fixes, cheapest first.
+        add(.plain)
+        add(ScanPass([.invert]))
+        add(ScanPass([.pad(10)]))
+        add(ScanPass([.clearBorder]), if: linear)
+        add(ScanPass([.sharpen]))
+        add(ScanPass([.blur]))
+        add(ScanPass([.binarize]))
+        add(ScanPass([.blur, .binarize]))
+        add(ScanPass([.invert, .binarize]), if: qr)
+        add(ScanPass([.downscale(2)]), if: shrink == 1 && longSide >= 400)
+        add(ScanPass([.upscale(2), .pad(10)]), if: longSide <= 1000)
+        add(ScanPass([.upscale(2), .binarize]), if: longSide <= 1000)
+        add(ScanPass([.invert, .upscale(2)]), if: qr && longSide <= 1000)
+        add(ScanPass([.upscale(3), .pad(10)]), if: longSide <= 500)
+        add(ScanPass([.erode]), if: qr)
+        add(ScanPass([.erode, .dilate]), if: qr)
+        add(ScanPass(region: .rectify), if: qr)
+        // edge's own readers and the rotations, for what zbar cannot read on any image above.
+        add(ScanPass(decoder: .eanLines), if: ean)
+        let shrunk: [ScanPass.Transform] = longSide > 1200 ? [.downscale(max(2, shrink))] : []
+        for angle in [45, 30, 60, 15, 75] { add(ScanPass(shrunk + [.rotate(angle)]), if: linear) }
+        add(ScanPass(decoder: .eanModel), if: ean)
+        return plan
     }
 
     /// A rectified candidate that zbar read nothing from, read by edge from its modules
@@ -321,8 +294,8 @@ public final class BarcodeReader {
     /// synthetic ones. Every QR read pays for the two estimates (every eighth line of its box);
     /// only an open gate pays for the enlarged read, which the reader's pixel and time limits
     /// bound like any pass. Inner codes are reported with the pass that read the outer one.
-    private func nestedQR(in view: ImageView, around outer: [ScanResult], pass: ScanPass, zbar: ZbarScanner,
-                          budget: WorkBudget) throws(ScanError) -> [ScanResult] {
+    private func nestedQR(around outer: [ScanResult], pass: ScanPass, _ state: ReadState) throws(ScanError) -> [ScanResult] {
+        let view = state.view, zbar = state.zbar, budget = state.budget
         var found: [ScanResult] = []
         for code in outer where code.format == .qr {
             guard let minX = code.points.map(\.x).min(), let maxX = code.points.map(\.x).max(),
@@ -355,16 +328,15 @@ public final class BarcodeReader {
     }
 
     /// A large QR code on a bent surface, which no warp of the rectifier stands flat: sampled
-    /// along its alignment patterns (`QRGridSampler`) from the finder centres of each candidate,
-    /// once per finder triple (the candidates of one triple differ only in their fourth corner).
+    /// along its alignment patterns (`QRGridSampler`) from the finder centres of each warp, once
+    /// per finder triple (the warps of one triple differ only in their fourth corner).
     /// The finder spacing gives the size to a version or two on a bent code (qrcode-2/high-res-1.jpg:
     /// estimated 145 modules, 153 by its version information), so the sizes up to 8 modules
     /// either side are tried, the estimate first; a wrong size finds too few alignment patterns
     /// to be sampled at all, and `QRModuleDecoder` checks the version information.
-    private func bentRead(_ view: ImageView, candidates: [(image: GrayImage, map: PointMap)], pass: ScanPass,
-                          budget: WorkBudget) -> ScanResult? {
+    private func bentRead(_ view: ImageView, warps: [PassImage], pass: ScanPass, budget: WorkBudget) -> ScanResult? {
         var tried: [[Int]] = []
-        for candidate in candidates {
+        for candidate in warps {
             let estimated = QRRectifier.estimatedDimension(of: candidate.image)
             // From version 7 (45 modules) a code has an alignment grid to follow.
             guard estimated >= 41 else { continue }
@@ -502,7 +474,7 @@ public final class BarcodeReader {
     /// zbar's orientation is relative to the pass image; a rotation pass turned the image, so the
     /// orientation is reported as unknown there rather than wrong.
     private static func orientation(_ o: zbar_orientation_t, pass: ScanPass) -> SymbolOrientation {
-        if pass.steps.contains(where: { if case .rotate = $0 { return true } else { return false } }) { return .unknown }
+        if pass.rotates { return .unknown }
         switch o.rawValue {
         case 0: return .up
         case 1: return .right
@@ -513,47 +485,59 @@ public final class BarcodeReader {
     }
 }
 
-/// A frame at a glance, to tell a camera's idle view from one that changed: the mean of 16
-/// sparse samples in each cell of a 32x18 grid (about 9,000 pixel reads on any frame size).
-///
-/// Decision: a scene changed when its size changed or more than 1 cell in 50 moved by more than
-/// 24 grey levels. Sensor noise averages out in a cell's mean, and a gradual exposure change moves
-/// every cell a little per frame, so an idle camera keeps its whole-frame scan to the interval;
-/// a label held up covers many 40x40 px cells at once (a 232 px QR about 30) and is scanned in
-/// the frame it appears. While something moves in view every frame counts as changed, which
-/// costs what the preset cost before the interval existed, only for as long as the movement.
-struct SceneSignature: Equatable {
-    static let columns = 32, rows = 18, samplesPerSide = 4
-    let width: Int
-    let height: Int
-    let cells: [UInt8]
+/// What a pass came to (`BarcodeReader.run`).
+private enum PassOutcome {
+    case found([ScanResult])
+    case readNothing
+    /// Not run: it could add nothing (an EAN-13 reader with EAN-13 off, across-bars lines that do
+    /// not narrow).
+    case skipped
+    /// Not run: an image it would make exceeds the pixel budget (or a parameter is invalid).
+    case refused(TransformError)
+    /// The hard time limit passed.
+    case outOfTime
+}
 
-    init(_ view: ImageView) {
-        width = view.width
-        height = view.height
-        var cells = [UInt8](repeating: 0, count: Self.columns * Self.rows)
-        if view.width >= Self.columns && view.height >= Self.rows {
-            let cellWidth = view.width / Self.columns, cellHeight = view.height / Self.rows
-            let n = Self.samplesPerSide
-            for row in 0..<Self.rows {
-                for column in 0..<Self.columns {
-                    var sum = 0
-                    for sy in 0..<n {
-                        let y = row * cellHeight + (2 * sy + 1) * cellHeight / (2 * n)
-                        let base = y * view.rowStride + column * cellWidth
-                        for sx in 0..<n { sum += Int(view.pixels[base + (2 * sx + 1) * cellWidth / (2 * n)]) }
-                    }
-                    cells[row * Self.columns + column] = UInt8(sum / (n * n))
-                }
-            }
-        }
-        self.cells = cells
+/// What zbar (or an EAN-13 reader) found on one of a pass's images, and the map back from it.
+private struct Scan {
+    let symbols: [ZbarSymbol]
+    let map: PointMap
+}
+
+/// What one read's passes share.
+private struct ReadState {
+    let view: ImageView
+    let zbar: ZbarScanner
+    let budget: WorkBudget
+    /// The caller's view, copied once for all passes that transform it (`images(for:)`).
+    private var owned: GrayImage?
+
+    init(_ view: ImageView, options: ReaderOptions, deadline: ContinuousClock.Instant) throws(ScanError) {
+        self.view = view
+        // A fresh zbar scanner for every read: zbar's QR decoder fits lines to finder edges by
+        // random sampling from a generator seeded once per scanner, so a scanner kept across reads
+        // read the same image differently depending on what it had read before (found on the
+        // development photos: qrcode-1/20.png was read by the sparse pass or only by the full one,
+        // depending on the reads before it). Creating one costs about 5 us; the same image now
+        // gets the same answer.
+        zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
+        budget = WorkBudget(maxPixels: options.maxPixels, deadline: deadline)
     }
 
-    func differs(from other: SceneSignature) -> Bool {
-        guard width == other.width && height == other.height else { return true }
-        var moved = 0
-        for (a, b) in zip(cells, other.cells) where abs(Int(a) - Int(b)) > 24 { moved += 1 }
-        return moved * 50 > cells.count
+    /// The images a pass that transforms the image scans: for `regions`, crops straight from the
+    /// caller's view (no copy of a whole camera frame); else made from an owned, packed copy.
+    mutating func images(for pass: ScanPass) throws(TransformError) -> [PassImage] {
+        if pass.region == .regions { return try PassImage.inRegions(of: view, by: pass, budget: budget) }
+        return try PassImage.made(by: pass, from: ownedCopy(), budget: budget)
+    }
+
+    /// The copy transforms need, made at the first such pass. The caller's view (a camera buffer)
+    /// has passed no loader's limit: it is checked here.
+    private mutating func ownedCopy() throws(TransformError) -> GrayImage {
+        if let owned { return owned }
+        try budget.checkSize(width: view.width, height: view.height, for: "copying the image")
+        let copy = view.copy()
+        owned = copy
+        return copy
     }
 }

@@ -88,7 +88,7 @@ public struct ReaderOptions: Sendable, Equatable {
     ///   still images' 1 s): on a slow CPU a budget cut there would leave such codes unread for
     ///   good, not just late.
     public static func cameraFrame(formats: Set<BarcodeFormat> = BarcodeFormat.standard) -> ReaderOptions {
-        var options = ReaderOptions(formats: formats, passes: [ScanPass([.regions]), .plain], maxPasses: 2, scanDensity: 2)
+        var options = ReaderOptions(formats: formats, passes: [ScanPass(region: .regions), .plain], maxPasses: 2, scanDensity: 2)
         options.wholeFrameInterval = .milliseconds(200)
         return options
     }

@@ -66,7 +66,7 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(tiny), [])
         let results = try BarcodeReader(options: ReaderOptions(timeBudget: unlimited)).read(tiny)
         XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
-        let steps = results.first?.pass.steps ?? []
+        let steps = results.first?.pass.transforms ?? []
         XCTAssertTrue(steps.contains(.upscale(2)) || steps.contains(.upscale(3)), "\(results.first?.pass.description ?? "none")")
     }
 
@@ -122,8 +122,8 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(min(qr.width, qr.height), 150)
         let read = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], timeBudget: unlimited)).read(qr).first)
         XCTAssertEqual(read.text, text)
-        XCTAssertEqual(read.pass, ScanPass([.downscaleThreeHalves, .sparse]))
-        let full = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.sparse])])).read(qr).first)
+        XCTAssertEqual(read.pass, ScanPass([.downscaleThreeHalves], lines: .sparse))
+        let full = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(lines: .sparse)])).read(qr).first)
         XCTAssertEqual(read.points.count, 4)
         for (a, b) in zip(read.points, full.points) {
             XCTAssertEqual(Double(a.x), Double(b.x), accuracy: 3)
@@ -201,27 +201,27 @@ final class BarcodeReaderTests: XCTestCase {
 
     func testPlanPutsCheapPassesFirstAndRotationsOnlyForLinearFormats() {
         let qr = BarcodeReader.plan(width: 640, height: 480, formats: [.qr])
-        XCTAssertEqual(Array(qr.prefix(2)), [ScanPass([.sparse]), .plain])
+        XCTAssertEqual(Array(qr.prefix(2)), [ScanPass(lines: .sparse), .plain])
         XCTAssertEqual(BarcodeReader.plan(width: 160, height: 47, formats: [.qr]).first, .plain, "tiny images start with the full scan")
-        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 48, formats: [.qr]).first, ScanPass([.sparse]))
+        XCTAssertEqual(BarcodeReader.plan(width: 160, height: 48, formats: [.qr]).first, ScanPass(lines: .sparse))
         // Without QR the first pass scans only across the bars, sparsely when the image is large enough.
-        XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
-        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 120, formats: [.code39]).prefix(2)), [ScanPass([.sparse, .acrossBars]), .plain])
-        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 40, formats: [.code39]).prefix(2)), [ScanPass([.acrossBars]), .plain])
+        XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128]).prefix(2)), [ScanPass(lines: .sparseAcrossBars), .plain])
+        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 120, formats: [.code39]).prefix(2)), [ScanPass(lines: .sparseAcrossBars), .plain])
+        XCTAssertEqual(Array(BarcodeReader.plan(width: 400, height: 40, formats: [.code39]).prefix(2)), [ScanPass(lines: .acrossBars), .plain])
         // Modules of 6 px or more are read at half size first.
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 6).first, ScanPass([.downscale(2), .sparse]))
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 9).first, ScanPass([.downscale(2), .sparse, .acrossBars]))
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 6).first, ScanPass([.downscale(2)], lines: .sparse))
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 9).first, ScanPass([.downscale(2)], lines: .sparseAcrossBars))
         // Modules of 4-5 px are read at two thirds first when QR is requested, then sparsely at full size.
         for narrowRun in [4, 5] {
             XCTAssertEqual(Array(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: narrowRun).prefix(2)),
-                           [ScanPass([.downscaleThreeHalves, .sparse]), ScanPass([.sparse])])
+                           [ScanPass([.downscaleThreeHalves], lines: .sparse), ScanPass(lines: .sparse)])
         }
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 3).first, ScanPass([.sparse]))
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 149, formats: [.qr], narrowRun: 5).first, ScanPass([.sparse]), "not below 150 px")
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 5).first, ScanPass([.sparse, .acrossBars]))
-        XCTAssertFalse(qr.contains { $0.steps.contains { if case .rotate = $0 { true } else { false } } })
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr], narrowRun: 3).first, ScanPass(lines: .sparse))
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 149, formats: [.qr], narrowRun: 5).first, ScanPass(lines: .sparse), "not below 150 px")
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13], narrowRun: 5).first, ScanPass(lines: .sparseAcrossBars))
+        XCTAssertFalse(qr.contains { $0.transforms.contains { if case .rotate = $0 { true } else { false } } })
         let all = BarcodeReader.plan(width: 640, height: 480, formats: Set(BarcodeFormat.allCases))
-        XCTAssertTrue(all.contains { $0.steps.contains(.rotate(45)) })
+        XCTAssertTrue(all.contains { $0.transforms.contains(.rotate(45)) })
         let huge = BarcodeReader.plan(width: 6000, height: 4000, formats: [.qr])
         XCTAssertEqual(huge.first, ScanPass([.downscale(4)]))
     }
@@ -233,12 +233,12 @@ final class BarcodeReaderTests: XCTestCase {
         for image in [ean, lying] {
             let results = try reader.read(image)
             XCTAssertEqual(results.map(\.text), ["4006381333931"])
-            XCTAssertEqual(results.first?.pass, ScanPass([.sparse, .acrossBars]))
+            XCTAssertEqual(results.first?.pass, ScanPass(lines: .sparseAcrossBars))
         }
         // A pass of `acrossBars` alone adds nothing where the edges go both ways: it is skipped
         // and the next pass reads.
         let qr = try XCTUnwrap(Encoders.qrencode(["-s", "3"], "AB-7KX-M4PQR").first)
-        let skipping = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.acrossBars]), .plain], maxPasses: 2))
+        let skipping = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(lines: .acrossBars), .plain], maxPasses: 2))
         XCTAssertEqual(try skipping.read(qr).map(\.pass), [.plain])
     }
 

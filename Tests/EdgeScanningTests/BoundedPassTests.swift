@@ -33,7 +33,7 @@ final class BoundedPassTests: XCTestCase {
             let image = GrayImage(width: w, height: h, fill: 200)
             for pass in Self.allPasses {
                 do throws(TransformError) {
-                    for out in try pass.apply(to: image, budget: Self.small) {
+                    for out in try PassImage.made(by: pass, from: image, budget: Self.small) {
                         XCTAssertLessThanOrEqual(out.image.pixelCount, Self.small.maxPixels, "\(pass) on \(w) x \(h)")
                     }
                 } catch {
@@ -58,7 +58,7 @@ final class BoundedPassTests: XCTestCase {
         ]
         for (w, h, name, size) in cases {
             let image = GrayImage(width: w, height: h)
-            XCTAssertThrowsError(try ScanPass(parsing: name).apply(to: image), "\(name) on \(w) x \(h)") { error in
+            XCTAssertThrowsError(try PassImage.made(by: ScanPass(parsing: name), from: image), "\(name) on \(w) x \(h)") { error in
                 let e = error as? TransformError
                 XCTAssertEqual(e?.code, .tooLarge)
                 XCTAssertTrue(e?.message.contains(size) == true, e?.message ?? "")
@@ -71,10 +71,10 @@ final class BoundedPassTests: XCTestCase {
     /// (the pass is skipped), upscaling is not planned, and pad is refused.
     func testDefaultPlanOnAStripSkipsOrRefusesEveryEnlargingPass() throws {
         let plan = BarcodeReader.plan(width: 1_000_000, height: 2, formats: Set(BarcodeFormat.allCases))
-        XCTAssertFalse(plan.contains { $0.steps.contains { if case .upscale = $0 { return true } else { return false } } })
+        XCTAssertFalse(plan.contains { $0.transforms.contains { if case .upscale = $0 { return true } else { return false } } })
         let image = GrayImage(width: 20_000, height: 2)
-        for pass in plan where pass.steps.contains(where: { if case .rotate = $0 { return true } else { return false } }) {
-            XCTAssertEqual(try pass.apply(to: image, budget: Self.small).count, 0, "\(pass)")
+        for pass in plan where pass.transforms.contains(where: { if case .rotate = $0 { return true } else { return false } }) {
+            XCTAssertEqual(try PassImage.made(by: pass, from: image, budget: Self.small).count, 0, "\(pass)")
         }
     }
 

@@ -41,9 +41,9 @@ final class EAN13LineReaderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(symbols.first?.quality ?? 0, 50, "most rows agree")
 
         // zbar reads it from an enlarged, binarised copy; the pass after a plain scan that failed:
-        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], passes: [.plain, ScanPass([.eanLines])])).read(image)
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], passes: [.plain, ScanPass(decoder: .eanLines)])).read(image)
         XCTAssertEqual(results.map(\.text), [gtin])
-        XCTAssertEqual(results.first?.pass, ScanPass([.eanLines]))
+        XCTAssertEqual(results.first?.pass, ScanPass(decoder: .eanLines))
         // The corners lie on the code: its bars span the middle of the image's width.
         let xs = results.first?.points.map(\.x) ?? []
         XCTAssertLessThan(xs.min() ?? .max, image.width / 4)
@@ -54,10 +54,10 @@ final class EAN13LineReaderTests: XCTestCase {
         // `invert+ean-lines`: the steps first, then edge's reader instead of zbar.
         let light = try drifting(try zintEAN(), k: 0.5).withView { try $0.inverted() }
         let pass = try ScanPass(parsing: "invert+ean-lines")
-        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], passes: [ScanPass([.eanLines]), pass])).read(light)
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], passes: [ScanPass(decoder: .eanLines), pass])).read(light)
         XCTAssertEqual(results.map(\.text), [gtin])
         XCTAssertEqual(results.first?.pass, pass)
-        XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.qr, .code128], passes: [ScanPass([.eanLines])])).read(light), [],
+        XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.qr, .code128], passes: [ScanPass(decoder: .eanLines)])).read(light), [],
                        "without EAN-13 the pass is skipped")
     }
 

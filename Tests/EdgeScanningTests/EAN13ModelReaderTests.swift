@@ -61,7 +61,7 @@ final class EAN13ModelReaderTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(symbols.first?.quality ?? 0, 20, "most rows agree")
             let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13])).read(image)
             XCTAssertEqual(results.map(\.text), [gtin])
-            XCTAssertEqual(results.first?.pass, ScanPass([.eanModel]))
+            XCTAssertEqual(results.first?.pass, ScanPass(decoder: .eanModel))
             // The corners lie on the code's ends, not on the image's.
             let xs = results.first?.points.map(\.x) ?? []
             XCTAssertGreaterThan(xs.min() ?? 0, 8 * pixelsPerModule)
@@ -104,13 +104,13 @@ final class EAN13ModelReaderTests: XCTestCase {
     }
 
     func testThePassComesLastForEAN13AndIsSkippedWithout() throws {
-        XCTAssertEqual(try ScanPass(parsing: "ean-model"), ScanPass([.eanModel]))
-        XCTAssertEqual(ScanPass([.eanModel]).description, "ean-model")
-        XCTAssertFalse(ScanPass([.eanModel]).transformsImage)
-        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .qr]).last, ScanPass([.eanModel]))
-        XCTAssertFalse(BarcodeReader.plan(width: 640, height: 480, formats: [.qr, .code128]).contains(ScanPass([.eanModel])))
+        XCTAssertEqual(try ScanPass(parsing: "ean-model"), ScanPass(decoder: .eanModel))
+        XCTAssertEqual(ScanPass(decoder: .eanModel).description, "ean-model")
+        XCTAssertFalse(ScanPass(decoder: .eanModel).transformsImage)
+        XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .qr]).last, ScanPass(decoder: .eanModel))
+        XCTAssertFalse(BarcodeReader.plan(width: 640, height: 480, formats: [.qr, .code128]).contains(ScanPass(decoder: .eanModel)))
         let image = try blurredEAN(pixelsPerModule: 4, blur: 0.8)
-        XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.code128], passes: [ScanPass([.eanModel])])).read(image), [],
+        XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.code128], passes: [ScanPass(decoder: .eanModel)])).read(image), [],
                        "without EAN-13 the pass is skipped")
     }
 }

@@ -36,7 +36,7 @@ final class QRGridSamplerTests: XCTestCase {
                 XCTAssertNil(QRRectifier.modules(of: candidate.image, dimension: dimension)?.decode(), "\(dimension)")
             }
         }
-        let reader = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])], timeBudget: .seconds(600)))
+        let reader = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(region: .rectify)], timeBudget: .seconds(600)))
         let results = try reader.read(image)
         XCTAssertEqual(results.map(\.text), [text])
         // The corners are where the bent code's are: 18 px in, the sag (about 2 px that near the

@@ -167,7 +167,7 @@ final class QRModuleDecoderTests: XCTestCase {
             XCTAssertEqual(results.map(\.text), ["阿中"], "mask \(mask)")
             XCTAssertEqual(results.first?.encoding, "gb2312")
             XCTAssertEqual(results.first?.bytes, [0xB0, 0xA2, 0xD6, 0xD0])
-            XCTAssertEqual(results.first?.pass, ScanPass([.rectify]))
+            XCTAssertEqual(results.first?.pass, ScanPass(region: .rectify))
         }
     }
 }

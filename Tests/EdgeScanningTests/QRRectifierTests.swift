@@ -21,7 +21,7 @@ final class QRRectifierTests: XCTestCase {
     func testACodeWhoseSideOutgrowsItsDiagonalIsRectified() throws {
         let image = try ImageLoader.load(path: TestImages.fixture("acute-perspective-qr.png"))
         XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(image), [])
-        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(image)
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(region: .rectify)])).read(image)
         XCTAssertEqual(results.map(\.text), ["VERSION 2 TEST"])
     }
 
@@ -42,7 +42,7 @@ final class QRRectifierTests: XCTestCase {
         // zbar alone does not find it.
         let image = try ImageLoader.load(path: TestImages.fixture("perspective-qr.png"))
         XCTAssertEqual(try BarcodeReader(options: .plainOnly()).read(image), [])
-        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(image)
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(region: .rectify)])).read(image)
         let result = try XCTUnwrap(results.first)
         XCTAssertEqual(results.count, 1, "candidates reading the same code are reported once")
         XCTAssertEqual(result.text, "AB-7KX-M4PQR")
@@ -83,7 +83,7 @@ extension QRRectifierTests {
         var both = GrayImage(width: 2 * code.width + gap, height: code.height)
         for y in 0..<code.height { for x in 0..<code.width { both[x, y] = code[x, y]; both[x + code.width + gap, y] = code[x, y] } }
         XCTAssertEqual(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(both), [])
-        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass([.rectify])])).read(both)
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(region: .rectify)])).read(both)
         XCTAssertEqual(results.map(\.text), ["AB-7KX-M4PQR", "AB-7KX-M4PQR"], "each code once")
         XCTAssertEqual(results.filter { $0.points.allSatisfy { $0.x < code.width } }.count, 1, "\(results.map(\.points))")
         XCTAssertEqual(results.filter { $0.points.allSatisfy { $0.x >= code.width + gap } }.count, 1, "\(results.map(\.points))")
