@@ -28,9 +28,10 @@ public final class StationFacts: Sendable {
 
     public init() {}
 
-    /// Every fact published from now on, until the stream is dropped or `finish()` is called.
-    /// Subscribe before the part that publishes starts, so that nothing in between is missed.
-    public func subscribe() -> AsyncStream<any StationFact> {
+    /// Every fact published from now on, until the subscription is dropped or finished, or
+    /// `finish()` is called. Subscribe before the part that publishes starts, so that nothing in
+    /// between is missed.
+    public func subscribe() -> Subscription {
         let (stream, continuation) = AsyncStream.makeStream(of: (any StationFact).self, bufferingPolicy: .bufferingNewest(Self.bufferLimit))
         let id = subscribers.withLock { state in
             defer { state.next += 1 }
@@ -40,7 +41,24 @@ public final class StationFacts: Sendable {
         continuation.onTermination = { [subscribers] _ in
             subscribers.withLock { _ = $0.open.removeValue(forKey: id) }
         }
-        return stream
+        return Subscription(stream: stream, continuation: continuation)
+    }
+
+    /// One subscriber's facts, in order. `finish()` ends the sequence after the facts already
+    /// buffered: a service ends its loop at graceful shutdown that way, after the fact in hand.
+    ///
+    /// Decision: not ServiceLifecycle's `cancelOnGracefulShutdown()` around the stream: `edge
+    /// run` crashed in it (a bad retain of the element, `swift_retain` in the fact's copy) within a
+    /// second of the first scan, every time, in a debug build; a finished stream has no such part.
+    public struct Subscription: AsyncSequence, Sendable {
+        public typealias Element = any StationFact
+        let stream: AsyncStream<any StationFact>
+        let continuation: AsyncStream<any StationFact>.Continuation
+
+        public func makeAsyncIterator() -> AsyncStream<any StationFact>.Iterator { stream.makeAsyncIterator() }
+
+        /// No more facts for this subscriber: its loop ends once the buffered ones are read.
+        public func finish() { continuation.finish() }
     }
 
     /// Tells every subscriber; call it after the fact's transaction committed.

@@ -148,7 +148,7 @@ public final class EnrollmentStore: Sendable {
     }
 
     /// Every committed change from now on, in order, until the stream is dropped.
-    public func changes() -> AsyncCompactMapSequence<AsyncStream<any StationFact>, EnrollmentChange> {
+    public func changes() -> AsyncCompactMapSequence<StationFacts.Subscription, EnrollmentChange> {
         facts.subscribe().compactMap { $0 as? EnrollmentChange }
     }
 

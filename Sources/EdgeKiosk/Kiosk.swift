@@ -106,7 +106,7 @@ public final class Kiosk: Sendable {
 
     /// Follows the station's facts while the kiosk serves: camera reads at the clinic, the queue.
     /// `facts` is subscribed when the kiosk is made, before the cameras start.
-    func follow(_ facts: AsyncStream<any StationFact>) async {
+    func follow(_ facts: StationFacts.Subscription) async {
         for await fact in facts {
             switch fact {
             case let read as ScanRecorded: cameraRead(read)

@@ -42,9 +42,13 @@ public struct KioskCapability: StationCapability {
 struct KioskFollower: Service {
     let kiosk: Kiosk
     /// Subscribed when the station was built, before the cameras started.
-    let facts: AsyncStream<any StationFact>
+    let facts: StationFacts.Subscription
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { [kiosk, facts] in await kiosk.follow(facts) }
+        await withGracefulShutdownHandler { [kiosk, facts] in
+            await kiosk.follow(facts)
+        } onGracefulShutdown: { [facts] in
+            facts.finish()
+        }
     }
 }

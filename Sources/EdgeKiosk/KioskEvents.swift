@@ -51,7 +51,7 @@ struct KioskEvents: Sendable {
     }
 
     /// The missed scans (once, from the database), then the facts as they come.
-    private static func follow(_ kiosk: Kiosk, facts: AsyncStream<any StationFact>, after lastSeen: Int64?,
+    private static func follow(_ kiosk: Kiosk, facts: StationFacts.Subscription, after lastSeen: Int64?,
                                into continuation: AsyncStream<KioskLive>.Continuation) async {
         var last = lastSeen ?? 0
         // The dock's current lookup on every connection: one made between the page's render and

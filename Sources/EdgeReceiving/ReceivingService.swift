@@ -20,7 +20,7 @@ struct ReceivingService: Service {
     let parts: ReceivingParts
     let feed: KioskFeed
     /// Opened when the capability was given its context, before the cameras started.
-    let facts: AsyncStream<any StationFact>
+    let facts: StationFacts.Subscription
     let logger: Logger
 
     func run() async throws {
@@ -29,10 +29,14 @@ struct ReceivingService: Service {
         // Both loops end at graceful shutdown, each after the lookup or upload in flight.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await fact in facts.cancelOnGracefulShutdown() {
-                    guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
-                          Self.lookedUp.contains(scan.event.className) else { continue }
-                    feed.publish(await lookup(text, scan: scan, dock: dock))
+                await withGracefulShutdownHandler {
+                    for await fact in facts {
+                        guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
+                              Self.lookedUp.contains(scan.event.className) else { continue }
+                        feed.publish(await lookup(text, scan: scan, dock: dock))
+                    }
+                } onGracefulShutdown: {
+                    facts.finish()
                 }
             }
             group.addTask {

@@ -54,7 +54,7 @@ import Testing
         let facts = StationFacts()
         facts.publish(Told(n: 0))
         let first = facts.subscribe()
-        var dropped: AsyncStream<any StationFact>? = facts.subscribe()
+        var dropped: StationFacts.Subscription? = facts.subscribe()
         #expect(facts.subscriberCount == 2)
         dropped = nil
         #expect(dropped == nil && facts.subscriberCount == 1)
