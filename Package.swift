@@ -115,7 +115,10 @@ let package = Package(
                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 resources: [.embedInCode("Assets/kiosk.js"), .embedInCode("Assets/kiosk.css"), .embedInCode("Assets/layout.mustache"),
                             .embedInCode("Assets/dock.mustache"), .embedInCode("Assets/clinic.mustache"), .embedInCode("Assets/status.mustache"),
-                            .embedInCode("Assets/login.mustache")]),
+                            .embedInCode("Assets/login.mustache"), .embedInCode("Assets/dock-lookup.mustache"),
+                            .embedInCode("Assets/camera-item.mustache"), .embedInCode("Assets/scan-row.mustache"),
+                            .embedInCode("Assets/enrollment-card.mustache"), .embedInCode("Assets/history-step.mustache"),
+                            .embedInCode("Assets/status-camera.mustache"), .embedInCode("Assets/status-part.mustache")]),
         // The whole station by its role (issue #27): buildStation chooses the capabilities and
         // gives them to buildAgent's one service group. `edge run` and the tests call it.
         .target(name: "EdgeStation", dependencies: ["EdgeCore", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk"]),

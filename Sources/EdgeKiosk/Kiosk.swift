@@ -49,18 +49,9 @@ public final class Kiosk: Sendable {
     /// The first camera configured: the dock's photo camera unless the request names another.
     var firstCamera: String? { context.configuration.station.cameras.first?.name }
 
-    /// The outbox depth the queue monitor last told (`QueueChanged`); nil before its first look.
-    let queueDepth = Locked<Int?>(nil)
-
-    /// Cameras up/down and the queue, for the `status` event: from the agent's live state and the
-    /// last `QueueChanged`, never the database.
-    func liveStatus() -> KioskLive.Status {
-        let snapshot = context.state.current
-        let cameras = snapshot.cameras.values.sorted { $0.name < $1.name }.map {
-            KioskLive.Status.Camera(name: $0.name, up: $0.up, detail: $0.detail.map(KioskPages.shown))
-        }
-        return KioskLive.Status(cameras: cameras, queueDepth: queueDepth.get())
-    }
+    /// The `status` event: built from the running station's status (live state and its open
+    /// database) when cameras or the queue changed, and only while a screen is open.
+    func liveStatus() -> KioskLive.Status { KioskLive.Status(context.status()) }
 
     // MARK: live streams
 
@@ -72,6 +63,8 @@ public final class Kiosk: Sendable {
         streams.withLock { $0[id] = continuation }
         return (id, stream, continuation)
     }
+
+    var hasStreams: Bool { streams.withLock { !$0.isEmpty } }
 
     /// Whether another live screen may connect: each holds a connection and a subscription.
     var acceptsStream: Bool { streams.withLock { $0.count < Self.maxStreams } }
@@ -110,10 +103,8 @@ public final class Kiosk: Sendable {
         for await fact in facts {
             switch fact {
             case let read as ScanRecorded: cameraRead(read)
-            case let queue as QueueChanged:
-                queueDepth.set(queue.depth)
-                broadcast(.status(liveStatus()))
-            case is CameraStateChanged: broadcast(.status(liveStatus()))
+            case is QueueChanged, is CameraStateChanged:
+                if hasStreams { broadcast(.status(liveStatus())) }
             default: continue
             }
         }

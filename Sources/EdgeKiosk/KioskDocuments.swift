@@ -18,9 +18,11 @@ enum KioskDocuments {
         let className: String
         let valid: Bool
         let text: String
+        /// The row's time as "Last scans" shows it.
+        let time: String
 
         enum CodingKeys: String, CodingKey {
-            case id, camera, symbology, valid, text
+            case id, camera, symbology, valid, text, time
             case capturedAt = "captured_at"
             case className = "class"
         }
@@ -33,6 +35,7 @@ enum KioskDocuments {
             className = event.className
             valid = event.valid
             text = KioskPages.shown(event.masked)
+            time = KioskPages.time(event.capturedAt)
         }
     }
 

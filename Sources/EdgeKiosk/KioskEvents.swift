@@ -7,8 +7,9 @@ import Hummingbird
 import NIOCore
 
 /// The live view (UI-5) as Server-Sent Events on `GET /api/v1/events` (`KioskLive` has the
-/// messages): `hello` first on every connection, then `scan`, `lookup`, `enrollment`, `status`
-/// and `linking-code` as the station's facts are committed.
+/// messages): `hello` first on every connection, then `status` (and the dock's current `lookup`),
+/// then `scan`, `lookup`, `enrollment`, `status` and `linking-code` as the station's facts are
+/// committed.
 ///
 /// The station's fact stream drives it (issue #27): the connection subscribes first, then, when
 /// the browser reconnects with `Last-Event-ID` (or `?after=`), reads the scan events it missed
@@ -54,10 +55,13 @@ struct KioskEvents: Sendable {
     private static func follow(_ kiosk: Kiosk, facts: StationFacts.Subscription, after lastSeen: Int64?,
                                into continuation: AsyncStream<KioskLive>.Continuation) async {
         var last = lastSeen ?? 0
+        // The status on every connection: a screen that reconnects shows the cameras and the
+        // queue as they are now, not as they were when it lost the stream.
+        continuation.yield(.status(kiosk.liveStatus()))
         // The dock's current lookup on every connection: one made between the page's render and
         // this subscription is shown (the page skips the one it already has, by `seen_at`).
         if kiosk.servesDock, let lookup = kiosk.feed?.latest {
-            continuation.yield(.lookup(KioskLive.Lookup(kind: lookup.content.kind, seenAt: lookup.seenAt)))
+            continuation.yield(.lookup(KioskLive.Lookup(lookup)))
         }
         if let lastSeen {
             let missed = (try? kiosk.context.events.events(after: lastSeen, limit: catchUpLimit)) ?? []
@@ -74,9 +78,9 @@ struct KioskEvents: Sendable {
                 last = id
                 continuation.yield(.scan(KioskDocuments.Scan(scan.event)))
             case let lookup as KioskLookup where kiosk.servesDock:
-                continuation.yield(.lookup(KioskLive.Lookup(kind: lookup.content.kind, seenAt: lookup.seenAt)))
+                continuation.yield(.lookup(KioskLive.Lookup(lookup)))
             case let change as EnrollmentChange where kiosk.servesClinic:
-                continuation.yield(.enrollment(KioskLive.EnrollmentRef(id: change.enrollment.id)))
+                continuation.yield(.enrollment(KioskLive.Enrollment(EnrollmentDocument(change.enrollment))))
             default:
                 continue
             }

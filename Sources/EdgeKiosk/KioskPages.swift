@@ -16,6 +16,10 @@ struct KioskPages: Sendable {
     init() throws {
         var library = MustacheLibrary()
         for (name, bytes) in [("layout", PackageResources.layout_mustache), ("dock", PackageResources.dock_mustache),
+                              ("dock-lookup", PackageResources.dock_lookup_mustache), ("camera-item", PackageResources.camera_item_mustache),
+                              ("scan-row", PackageResources.scan_row_mustache), ("enrollment-card", PackageResources.enrollment_card_mustache),
+                              ("history-step", PackageResources.history_step_mustache), ("status-camera", PackageResources.status_camera_mustache),
+                              ("status-part", PackageResources.status_part_mustache),
                               ("clinic", PackageResources.clinic_mustache), ("status", PackageResources.status_mustache),
                               ("login", PackageResources.login_mustache)] {
             library.register(try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)), named: name)
@@ -26,7 +30,7 @@ struct KioskPages: Sendable {
     static let script = PackageResources.kiosk_js
     static let style = PackageResources.kiosk_css
 
-    func render(_ page: String, title: String, kiosk: Kiosk, context: [String: Any]) -> String {
+    func render(_ page: String, title: String, kiosk: Kiosk, context: Any) -> String {
         let body = library.render(context, withTemplate: page) ?? ""
         var nav: [[String: Any]] = []
         if kiosk.servesDock { nav.append(["href": "/dock", "label": "Dock", "current": page == "dock"]) }
@@ -40,21 +44,26 @@ struct KioskPages: Sendable {
     // MARK: dock
 
     func dock(_ kiosk: Kiosk) -> String {
-        let snapshot = kiosk.context.state.current
-        let cameras: [[String: Any]] = snapshot.cameras.values.sorted { $0.name < $1.name }.map {
-            Self.present(["name": KioskPages.shown($0.name), "up": $0.up, "detail": $0.detail.map(KioskPages.shown)])
-        }
-        let events = (try? kiosk.context.events.recent(limit: 10)) ?? []
-        let scans: [[String: Any]] = events.map { event in
-            ["id": event.id ?? 0, "text": KioskPages.shown(event.masked), "className": event.className, "camera": KioskPages.shown(event.camera),
-             "time": Self.time(event.capturedAt)]
-        }
-        var context: [String: Any] = ["cameras": cameras, "scans": scans, "lastScan": events.first?.id ?? 0,
-                                      "queueDepth": (try? kiosk.context.outbox.status().depth) ?? 0]
+        let events = (try? kiosk.context.events.recent(limit: Self.recentScans)) ?? []
+        var context: [String: Any] = ["status": KioskLive.Status(kiosk.context.status()), "scans": events.map(KioskDocuments.Scan.init),
+                                      "lastScan": events.first?.id ?? 0, "recentScans": Self.recentScans]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
             context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
         }
         return render("dock", title: "Receiving dock", kiosk: kiosk, context: context)
+    }
+
+    /// How many scans "Last scans" lists (the page trims live rows to the same).
+    static let recentScans = 10
+
+    /// The dock's lookup region alone (`GET /dock/regions/lookup`): what the page puts in place of
+    /// #lookup when the camera read a new label, instead of re-reading the whole page.
+    func dockLookupRegion(_ kiosk: Kiosk) -> String {
+        var context: [String: Any] = [:]
+        if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
+        }
+        return library.render(context, withTemplate: "dock-lookup") ?? ""
     }
 
     static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String) -> [String: Any] {
@@ -111,21 +120,7 @@ struct KioskPages: Sendable {
 
     func clinic(_ kiosk: Kiosk) -> String {
         let list = (try? kiosk.enrollments?.store.all()) ?? []
-        let enrollments: [[String: Any]] = list.sorted { $0.updatedAt > $1.updatedAt }.map { enrollment in
-            let document = EnrollmentDocument(enrollment)
-            var out: [String: Any] = [
-                "id": document.id, "state": document.state, "stateText": Self.stateText(document.state), "maskedCode": document.maskedCode,
-                "canCancel": document.state == "LINKING_PENDING", "canReenroll": document.state == "NOT_PARTICIPATING",
-                "history": document.history.reversed().map { ["at": $0.at, "from": $0.from, "to": $0.to, "cause": KioskPages.shown($0.cause)] },
-            ]
-            if let patient = document.patientID { out["patientID"] = KioskPages.shown(patient) }
-            if let explanation = Self.explanation(document.state) { out["explanation"] = explanation }
-            if let sponsor = document.sponsor {
-                out["sponsor"] = ["name": KioskPages.shown(sponsor.name), "phone": KioskPages.shown(sponsor.phone), "email": KioskPages.shown(sponsor.email),
-                                  "primary": Self.color(sponsor.colors.primary), "secondary": Self.color(sponsor.colors.secondary)]
-            }
-            return out
-        }
+        let enrollments = list.sorted { $0.updatedAt > $1.updatedAt }.map { KioskLive.Enrollment(EnrollmentDocument($0)) }
         var context: [String: Any] = ["enrollments": enrollments, "rateLimitedMessage": EnrollmentError.rateLimitedMessage]
         // ENR-7's countdown also on a page opened (or reloaded) in the middle of a cooldown.
         if let seconds = try? kiosk.enrollments?.validationCooldown() { context["cooldown"] = ["seconds": seconds] }
@@ -164,24 +159,7 @@ struct KioskPages: Sendable {
     // MARK: status
 
     func status(_ kiosk: Kiosk) -> String {
-        let status = kiosk.context.status()
-        var context: [String: Any] = [
-            "station": KioskPages.shown(status.station), "role": status.role, "running": status.agent.running,
-            "startedAt": status.agent.startedAt.map(Self.time) ?? "",
-            "cameras": status.cameras.map { Self.present(["name": KioskPages.shown($0.name), "device": KioskPages.shown($0.device), "up": $0.up,
-                                                          "detail": $0.detail.map(KioskPages.shown), "frames": $0.frames, "events": $0.events]) },
-            "parts": status.parts.map { Self.present(["name": $0.name, "state": $0.state, "reason": $0.reason.map(KioskPages.shown)]) },
-            "missing": status.missing.map(KioskPages.shown),
-            "vault": status.vault.backend.map { "\($0)" + (status.vault.reason.map { " (\(KioskPages.shown($0)))" } ?? "") }
-                ?? status.vault.error.map { "not available: " + KioskPages.shown($0) } ?? "not open",
-            "lastPush": status.queue?.lastPush.map(Self.time) ?? "never", "lastPull": status.queue?.lastPull.map(Self.time) ?? "never",
-        ]
-        if let queue = status.queue {
-            context["queue"] = Self.present(["depth": queue.depth, "oldest": queue.oldestAgeSeconds.map { Self.age($0) }, "deadLetters": queue.deadLetters,
-                                             "conflicts": queue.conflicts, "paused": queue.paused.map(KioskPages.shown)])
-            context["lastPullError"] = queue.lastPullError.map(KioskPages.shown)
-        }
-        return render("status", title: "Station status", kiosk: kiosk, context: context)
+        render("status", title: "Station status", kiosk: kiosk, context: KioskLive.Status(kiosk.context.status()))
     }
 
     func login(_ kiosk: Kiosk) -> String {
@@ -193,10 +171,6 @@ struct KioskPages: Sendable {
     /// Payload and server text for a page: invisible and control characters shown as escapes
     /// (DisplayText); quotes stay, the template escapes HTML.
     static func shown(_ text: String) -> String { DisplayText.escaped(text, quoting: false) }
-
-    /// A template's values without the absent ones: mustache would print an Optional's `nil`,
-    /// and an absent key is what makes `{{#key}}` sections disappear.
-    static func present(_ values: [String: Any?]) -> [String: Any] { values.compactMapValues { $0 } }
 
     /// Local time as the station's operators read it.
     /// Local time as the operators read it: `14:03:27` today, `2026-11-25 14:03` before.

@@ -65,6 +65,10 @@ struct KioskServer: Service {
             guard kiosk.servesDock else { throw KioskError(.notThisStation, "This station is not a receiving dock.", status: .notFound) }
             return KioskResponse.html(kiosk.pages.dock(kiosk))
         }
+        router.get("/dock/regions/lookup") { _, _ -> Response in
+            guard kiosk.servesDock else { throw KioskError(.notThisStation, "This station is not a receiving dock.", status: .notFound) }
+            return KioskResponse.html(kiosk.pages.dockLookupRegion(kiosk))
+        }
         router.get("/clinic") { _, _ -> Response in
             guard kiosk.servesClinic else { throw KioskError(.notThisStation, "This station is not a clinic station.", status: .notFound) }
             return KioskResponse.html(kiosk.pages.clinic(kiosk))

@@ -10,6 +10,7 @@ from http import server as http_server
 import json
 import os
 import re
+import urllib.parse
 import signal
 import threading
 
@@ -101,6 +102,16 @@ def no_code_anywhere(t, page, codes):
             for url in t.request_urls(page):
                 if form in url:
                     raise Failure(f"the linking code {code[:2]}... is in a request URL: {url}")
+
+
+def expect_equal(actual, wanted, what):
+    if actual != wanted:
+        raise Failure(f"{what}: {actual}, expected {wanted}")
+
+
+def page_reads(t, page, path):
+    """How many times the page fetched `path` (its own HTML, for the live-update checks)."""
+    return len([u for u in t.request_urls(page) if urllib.parse.urlsplit(u).path == path])
 
 
 def read_cooldown(text):
@@ -403,6 +414,8 @@ def clinic_flow(t):
     article.locator('[data-action="check"]').click()
     t.check_html("ENROLLED after the approval", lambda: expect(article).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
     t.soft("the history shows the approval", lambda: expect(article.locator("ol.history li")).to_have_count(3), page, "#enrollments")
+    t.soft("the enrollment's card came as a live message (GET /clinic once)",
+           lambda: expect_equal(page_reads(t, page, "/clinic"), 1, "GET /clinic requests"), page, "#enrollments")
 
     # Revoked by the sponsor: the next authenticated call finds out.
     standin.control("POST", "/_standin/revoke", {"enrollment_id": "enr-ab-0001", "code": "PATIENT_DISCONNECTED"})
@@ -712,12 +725,22 @@ def live_update_after_restart(t):
     same port and state; the camera's next read appears without a reload."""
     standin = t.standin()
     station = t.station(standin, "restart", role="dock", camera=[os.path.join(SAMPLES, "po-code128.png")])
+    # The label in view is recorded again every half second: a stream of scans to the open page.
+    station.config["station"]["repeat_gap"] = 0.5
+    station.write_config()
     station.start()
     station.config["ui"]["listen"] = station.address
     station.write_config()
     page = t.page(station, "/dock")
     scans = page.locator("#recent-scans li[data-scan-id]")
     t.check_html("the camera's first read on the page", lambda: expect(scans.first).to_be_visible(timeout=20_000), page, "#recent-scans")
+    # Issue #27: each scan arrives as a typed live message that adds its row; the page itself is
+    # read once.
+    initial = scans.count()
+    wait_until("three more scans on the page", lambda: scans.count() >= min(initial + 3, 10), timeout=20, interval=0.1,
+               detail=lambda: page.locator("#recent-scans").inner_html()[:2000])
+    t.soft("live scans did not re-read the page (GET /dock once)",
+           lambda: expect_equal(page_reads(t, page, "/dock"), 1, "GET /dock requests"), page, "#recent-scans")
     before = set(scans.evaluate_all("els => els.map(e => e.dataset.scanId)"))
     page.evaluate("() => { window.__sameDocument = true }")
     navigations = []

@@ -257,6 +257,43 @@ import Testing
         }
     }
 
+    /// Every live message is the typed value its schema documents (issue #27: the page renders
+    /// them as they come, so their shape is the page's contract): a screen connected before the
+    /// scans, a lookup and an enrollment, read by curl while they happen.
+    @Test func everyLiveMessageIsTheShapeItsSchemaDocuments() async throws {
+        try await withStopping(Station()) { station in
+            let file = station.directory.path + "/events.txt", pidFile = station.directory.path + "/curl.pid"
+            let url = station.base + "/api/v1/events"
+            // curl in the foreground of its own shell (exec), on a thread of its own; killed below.
+            let reader = Task.detached { try Command.shell("echo $$ > '\(pidFile)'; exec curl -sN --max-time 60 -H 'Last-Event-ID: 0' '\(url)' > '\(file)'") }
+            // KILL: children of the test process inherit its ignored SIGTERM (the service groups').
+            defer { _ = try? Command.shell("kill -KILL $(cat '\(pidFile)') 2>/dev/null || true") }
+            let received = { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }
+            try await eventually("the screen is connected") { received().contains("event: status") }
+            let token = try await station.csrfToken()
+            let (status, _, body) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.linkingCode)"}"#, token: token)
+            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
+            let wanted = ["event: scan", "event: lookup", "event: enrollment"]
+            try? await eventually("scans, a lookup and the enrollment on the stream") { wanted.allSatisfy(received().contains) }
+            #expect(wanted.allSatisfy(received().contains), "\(received())")
+            let schemas = ["hello": "HelloEventData", "status": "StatusEventData", "scan": "LiveScan", "lookup": "LookupEventData",
+                           "enrollment": "EnrollmentEventData", "linking-code": "LinkingCodeEventData"]
+            var seen: Set<String> = []
+            for frame in received().components(separatedBy: "\n\n") {
+                let lines = frame.split(separator: "\n")
+                guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
+                      let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6) else { continue }
+                let schema = try #require(schemas[String(name)], "an undocumented event \(name)")
+                try PythonCheck.validate(json: Data(data.utf8), openAPIComponent: schema, document: "models/kiosk-api.openapi.json")
+                seen.insert(String(name))
+            }
+            #expect(seen.isSuperset(of: ["hello", "status", "scan", "lookup", "enrollment"]), "\(seen)")
+            #expect(!received().contains(DemoData.linkingCode))
+            _ = try? Command.shell("kill -KILL $(cat '\(pidFile)') 2>/dev/null || true")
+            _ = try? await reader.value
+        }
+    }
+
     /// What the event stream sends in `seconds`, read by curl (a real HTTP client that streams).
     static func readEvents(_ url: String, lastEventID: String, seconds: Int = 3) throws -> String {
         try Command.shell("curl -sN --max-time \(seconds) -H 'Last-Event-ID: \(lastEventID)' '\(url)' || true")

@@ -1,7 +1,9 @@
 // The kiosk's script (UI-5..7): live updates over Server-Sent Events, the forms sent to the JSON
 // API with the page's CSRF token, keyboard-wedge input, the linking-code hints and the cooldown.
 // Plain JavaScript, no inline script anywhere (the Content-Security-Policy forbids it), and no
-// HTML built from strings: text goes in with textContent, regions are re-read from the server.
+// HTML built from strings: live messages are typed values that fill the page's own <template>s
+// (the same mustache partials the server renders the page with) through data-* bindings, with
+// textContent; only a reconnect re-reads the page.
 'use strict';
 
 (function () {
@@ -33,14 +35,10 @@
     return (result.json && result.json.error && result.json.error.message) || ('The request failed (' + result.status + ').');
   }
 
-  // Regions are re-read from the server's own page, so there is one renderer (the templates).
+  // A reconnect catches up by re-reading the page's regions once (the database answers it).
   async function refresh(names) {
-    let html;
-    try {
-      const response = await fetch(location.pathname, { credentials: 'same-origin' });
-      if (!response.ok) return;
-      html = await response.text();
-    } catch (e) { return; }
+    const html = await pageHTML(location.pathname);
+    if (!html) return;
     const fresh = new DOMParser().parseFromString(html, 'text/html');
     const meta = $('meta[name="csrf-token"]', fresh);
     if (meta) $('meta[name="csrf-token"]').content = meta.content;
@@ -49,6 +47,87 @@
       const next = $('[data-region="' + name + '"]', fresh);
       if (now && next) { now.replaceWith(document.importNode(next, true)); }
     }
+    decorate();
+  }
+
+  async function pageHTML(path) {
+    try {
+      const response = await fetch(path, { credentials: 'same-origin' });
+      return response.ok ? await response.text() : null;
+    } catch (e) { return null; }
+  }
+
+  // ---- typed live messages into the page (UI-5) ----
+  // Bindings, as the partials write them: data-text="path" (textContent), data-show / data-hide
+  // ="path" (hidden unless / when truthy; an empty list is not), data-attr="name:path ..."
+  // (attributes), data-each="path" (a list: its <template> child, filled once per item).
+  function valueAt(data, path) {
+    if (path === '.') return data;
+    let value = data;
+    for (const key of path.split('.')) { if (value === null || value === undefined) return undefined; value = value[key]; }
+    return value;
+  }
+  function truthy(value) { return Array.isArray(value) ? value.length > 0 : Boolean(value); }
+
+  function fill(root, data) {
+    const bound = [root, ...root.querySelectorAll('[data-text],[data-show],[data-hide],[data-attr],[data-each]')];
+    for (const el of bound) {
+      if (el !== root && !root.contains(el)) continue;  // an old item a list above removed
+      // A list's items are filled by the list, from their own item.
+      const list = el === root ? null : el.parentElement.closest('[data-each]');
+      if (list && root.contains(list) && list !== el) continue;
+      const d = el.dataset;
+      if (d.text !== undefined) { const v = valueAt(data, d.text); el.textContent = v === null || v === undefined ? '' : String(v); }
+      if (d.show !== undefined) el.hidden = !truthy(valueAt(data, d.show));
+      if (d.hide !== undefined) el.hidden = truthy(valueAt(data, d.hide));
+      if (d.attr) {
+        for (const pair of d.attr.split(' ')) {
+          const [name, path] = pair.split(':');
+          const v = valueAt(data, path);
+          if (v === null || v === undefined) el.removeAttribute(name); else el.setAttribute(name, String(v));
+        }
+      }
+      if (d.each !== undefined && el !== root) fillList(el, valueAt(data, d.each) || []);
+    }
+  }
+
+  function item(list, data) {
+    const node = list.querySelector(':scope > template').content.firstElementChild.cloneNode(true);
+    fill(node, data);
+    return node;
+  }
+
+  function fillList(list, items) {
+    const template = list.querySelector(':scope > template');
+    for (const child of [...list.children]) { if (child !== template) child.remove(); }
+    for (const entry of items) list.insertBefore(item(list, entry), template);
+  }
+
+  // A scan's row goes on top of "Last scans", which keeps as many rows as the server lists.
+  function addScan(scan) {
+    const region = $('#recent-scans');
+    if (!region) return;
+    const list = $('ol', region);
+    if (list.querySelector(':scope > li[data-scan-id="' + scan.id + '"]')) return;
+    list.insertBefore(item(list, scan), list.firstElementChild);
+    const rows = list.querySelectorAll(':scope > li');
+    for (let i = Number(region.dataset.limit || 10); i < rows.length; i++) rows[i].remove();
+    $('.empty', region).hidden = true;
+  }
+
+  // An enrollment's card is filled where it is (focus and the open history stay) and moves to
+  // the top, as the server sorts them (most recently changed first).
+  function showCard(enrollment) {
+    const list = $('#enrollments [data-each="enrollments"]');
+    if (!list) return;
+    let card = list.querySelector(':scope > article[data-id="' + enrollment.id + '"]');
+    if (card) fill(card, enrollment); else card = item(list, enrollment);
+    if (list.firstElementChild !== card) {
+      const focused = card.contains(document.activeElement) ? document.activeElement : null;
+      list.insertBefore(card, list.firstElementChild);
+      if (focused) focused.focus();
+    }
+    $('#enrollments .empty').hidden = true;
     decorate();
   }
 
@@ -64,6 +143,7 @@
   // ---- live updates (UI-5) ----
   let lastScan = ($('[data-last-scan]') || { dataset: {} }).dataset.lastScan || '';
   let knownStart = $('meta[name="started-at"]').content;
+  let connected = false;
   function connect() {
     const source = new EventSource('/api/v1/events' + (lastScan ? '?after=' + encodeURIComponent(lastScan) : ''));
     const state = $('#connection');
@@ -76,12 +156,16 @@
         knownStart = hello.started_at;
         refresh(['recent-scans', 'cameras', 'lookup', 'enrollments', 'status']);
         say('Reconnected to the station agent.');
+      } else if (connected) {
+        // Reconnected to the same agent: missed scans come on the stream (Last-Event-ID) and the
+        // status and lookup are sent on connect; enrollment changes are read once.
+        refresh(['enrollments']);
       }
+      connected = true;
     });
     source.addEventListener('scan', (e) => {
       lastScan = e.lastEventId || lastScan;
-      const scan = JSON.parse(e.data);
-      if (page === 'dock') refresh(['recent-scans', 'cameras']);
+      if (page === 'dock') addScan(JSON.parse(e.data));
     });
     // A linking code held to the camera: the kiosk keeps it; the page shows it masked (UI-3).
     source.addEventListener('linking-code', (e) => {
@@ -99,11 +183,11 @@
       box.hidden = false;
       say($('#camera-code-text').textContent);
     });
-    source.addEventListener('lookup', () => { if (page === 'dock') cameraLookup(); });
-    source.addEventListener('enrollment', () => { if (page === 'clinic') refresh(['enrollments']); });
-    source.addEventListener('status', () => {
-      if (page === 'dock') refresh(['cameras']);
-      if (page === 'status') refresh(['status']);
+    source.addEventListener('lookup', (e) => { if (page === 'dock') cameraLookup(JSON.parse(e.data)); });
+    source.addEventListener('enrollment', (e) => { if (page === 'clinic') showCard(JSON.parse(e.data)); });
+    source.addEventListener('status', (e) => {
+      const region = page === 'dock' ? $('#cameras') : page === 'status' ? $('#status') : null;
+      if (region) fill(region, JSON.parse(e.data));
     });
     source.onerror = () => { state.dataset.state = 'down'; state.textContent = 'Reconnecting…'; };
   }
@@ -123,21 +207,16 @@
   let lookupChain = Promise.resolve();
   function inOrder(step) { lookupChain = lookupChain.then(step, step); return lookupChain; }
 
-  function cameraLookup() {
+  // `lookup` is the event's data: kind, seen_at and the label it names.
+  function cameraLookup(lookup) {
     return inOrder(async () => {
-      let lookup;
-      try {
-        const response = await fetch('/api/v1/dock/lookup', { credentials: 'same-origin' });
-        if (!response.ok) return;
-        lookup = await response.json();
-      } catch (e) { return; }
       const region = $('#lookup');
       if (region && String(lookup.seen_at) === region.dataset.seenAt) return;  // already on screen
       const shown = $('#order');
-      if (lookup.kind === 'order' && shown && lookup.order && lookup.order.po_number === shown.dataset.po && formTouched()) return;
+      if (lookup.kind === 'order' && shown && lookup.label === shown.dataset.po && formTouched()) return;
       if (formTouched()) {
         const notice = $('#new-label');
-        const label = lookup.kind === 'order' && lookup.order ? lookup.order.po_number : lookup.kind;
+        const label = lookup.label;
         notice.replaceChildren();
         const text = document.createElement('span');
         text.textContent = 'The camera read another label (' + label + '). ';
@@ -154,8 +233,12 @@
     });
   }
 
+  // The lookup's order form is re-read as its own region, not built here.
   async function showLookup(typed) {
-    await refresh(['lookup']);
+    const html = await pageHTML('/dock/regions/lookup');
+    const next = html && $('#lookup', new DOMParser().parseFromString(html, 'text/html'));
+    const now = $('#lookup');
+    if (now && next) now.replaceWith(document.importNode(next, true));
     $('#grn-result').hidden = true;
     $('#new-label').hidden = true;
     announceLookup(typed);
@@ -383,7 +466,6 @@
     form.elements.reenroll.value = '';
     $('#reenroll-note').hidden = true;
     showEnrollment(result.json);
-    refresh(['enrollments']);
   }
 
   async function enrollmentAction(button) {
@@ -402,7 +484,6 @@
     button.disabled = false;
     if (!result.ok) { alarm(errorText(result)); return; }
     say('Enrollment ' + result.json.masked_code + ': ' + result.json.state.replace(/_/g, ' ').toLowerCase() + '.');
-    refresh(['enrollments']);
   }
 
   // ---- keyboard wedge (UI-6) ----
