@@ -179,6 +179,12 @@ struct KioskPages: Sendable {
         if let queue = status.queue {
             context["queue"] = Self.present(["depth": queue.depth, "oldest": queue.oldestAgeSeconds.map { Self.age($0) }, "deadLetters": queue.deadLetters,
                                              "conflicts": queue.conflicts, "paused": queue.paused.map(KioskPages.shown)])
+            // Expected waits (a Study Start approval, ENR-13) are shown here, not under "Needs
+            // attention": they are not faults and have nothing for the operator to do.
+            let waiting = queue.holds.filter { !$0.fault }.map { hold in
+                ["credential": KioskPages.shown(hold.credential), "kind": KioskPages.shown(hold.kind), "waitingFor": KioskPages.shown(hold.waitingFor)]
+            }
+            if !waiting.isEmpty { context["waiting"] = waiting }
             context["lastPullError"] = queue.lastPullError.map(KioskPages.shown)
         }
         return render("status", title: "Station status", kiosk: kiosk, context: context)
