@@ -184,7 +184,10 @@ struct KioskPages: Sendable {
             let waiting = queue.holds.filter { !$0.fault }.map { hold in
                 ["credential": KioskPages.shown(hold.credential), "kind": KioskPages.shown(hold.kind), "waitingFor": KioskPages.shown(hold.waitingFor)]
             }
-            if !waiting.isEmpty { context["waiting"] = waiting }
+            if !waiting.isEmpty {
+                context["waiting"] = waiting
+                context["anyWaiting"] = true
+            }
             context["lastPullError"] = queue.lastPullError.map(KioskPages.shown)
         }
         return render("status", title: "Station status", kiosk: kiosk, context: context)
