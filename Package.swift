@@ -118,7 +118,8 @@ let package = Package(
                             .embedInCode("Assets/login.mustache"), .embedInCode("Assets/dock-lookup.mustache"),
                             .embedInCode("Assets/camera-item.mustache"), .embedInCode("Assets/scan-row.mustache"),
                             .embedInCode("Assets/enrollment-card.mustache"), .embedInCode("Assets/history-step.mustache"),
-                            .embedInCode("Assets/status-camera.mustache"), .embedInCode("Assets/status-part.mustache")]),
+                            .embedInCode("Assets/status-camera.mustache"), .embedInCode("Assets/status-part.mustache"),
+                            .embedInCode("Assets/status-wait.mustache")]),
         // The whole station by its role (issue #27): buildStation chooses the capabilities and
         // gives them to buildAgent's one service group. `edge run` and the tests call it.
         .target(name: "EdgeStation", dependencies: ["EdgeCore", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk"]),

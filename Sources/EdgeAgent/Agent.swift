@@ -368,8 +368,10 @@ struct QueueMonitorService: Service {
         var last: QueueChanged?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             if let status = try? outbox.status() {
-                metrics.setOutbox(depth: status.depth, oldestAge: status.oldestEntryAge, heldCredentials: status.holds.count)
-                let now = QueueChanged(depth: status.depth, held: status.holds.count)
+                let faults = status.holds.filter(\.kind.isFault).count
+                metrics.setOutbox(depth: status.depth, oldestAge: status.oldestEntryAge, heldCredentials: faults,
+                                  waitingCredentials: status.holds.count - faults)
+                let now = QueueChanged(depth: status.depth, held: faults)
                 if now != last { facts.publish(now) }
                 last = now
             }
@@ -381,5 +383,6 @@ struct QueueMonitorService: Service {
 /// The outbox's depth and held credentials changed (told by the queue monitor).
 public struct QueueChanged: StationFact, Equatable {
     public let depth: Int
+    /// Holds that are faults; expected waits (`HoldKind.isFault` false) are not counted.
     public let held: Int
 }

@@ -54,10 +54,14 @@ public final class AgentMetrics: Sendable {
         if changes > 0 { CoreMetrics.Counter(label: "edge_sync_pulled_changes_total", factory: factory).increment(by: changes) }
     }
 
-    public func setOutbox(depth: Int, oldestAge: Double?, heldCredentials: Int) {
+    /// `heldCredentials`: holds that are faults (an operator must act); `waitingCredentials`:
+    /// expected waits such as a Study Start approval (ENR-13), apart so an alert on held
+    /// credentials does not fire for a patient waiting for approval.
+    public func setOutbox(depth: Int, oldestAge: Double?, heldCredentials: Int, waitingCredentials: Int = 0) {
         CoreMetrics.Gauge(label: "edge_outbox_depth", factory: factory).record(depth)
         CoreMetrics.Gauge(label: "edge_outbox_oldest_age_seconds", factory: factory).record(oldestAge ?? 0)
         CoreMetrics.Gauge(label: "edge_outbox_held_credentials", factory: factory).record(heldCredentials)
+        CoreMetrics.Gauge(label: "edge_outbox_waiting_credentials", factory: factory).record(waitingCredentials)
     }
 
     /// One batch of the push relay: sends, failures, and deferrals by reason.

@@ -24,14 +24,39 @@ public struct StationStatus: Encodable, Sendable {
         public var since: Double
     }
 
+    /// A held credential with its kind (`HoldKind`, issue #28): a fault (the backend rejected a
+    /// token) is listed under `missing` with what ends it; an expected wait (a Study Start
+    /// approval, ENR-13) is shown as "waiting for approval", never with release advice.
     public struct Hold: Encodable, Sendable {
         public var credential: String
         public var reason: String
         public var since: Double
-        /// How an operator releases it by hand.
-        public var release: String
+        public var kind: String
+        /// "approval": shown as "waiting for approval".
+        public var waitingFor: String
+        /// Whether an operator must act; false for an expected wait.
+        public var fault: Bool
+        /// How an operator releases it by hand; nil when no operator may (only its owner ends it).
+        public var release: String?
         /// Whether it is released by itself when the vault gets a new token (AGT-6).
         public var releasedByNewToken: Bool
+
+        public init(_ hold: CredentialHold) {
+            credential = hold.credential
+            reason = hold.reason
+            since = hold.since
+            kind = hold.kind.name
+            waitingFor = hold.kind.waitingFor
+            fault = hold.kind.isFault
+            release = hold.kind.operatorMayRelease ? "edge sync release \(hold.credential)" : nil
+            releasedByNewToken = hold.kind.operatorMayRelease && hold.tokenFingerprint != nil
+        }
+
+        /// One line for `missing` (faults only): what holds it and what ends it.
+        public var attention: String {
+            "credential \(credential) held: \(reason); "
+                + (release.map { "`\($0)` sends its entries again once the vault has a token for it" } ?? "waiting for \(waitingFor)")
+        }
     }
 
     public struct Queue: Encodable, Sendable {
@@ -115,11 +140,8 @@ public struct StationStatus: Encodable, Sendable {
                 if let live { database = live.database } else { database = try EdgeDatabase(path: paths.database) }
                 let outbox = Outbox(database: database)
                 let status = try outbox.status(now: now)
-                let holds = status.holds.map { hold in
-                    Hold(credential: hold.credential, reason: hold.reason, since: hold.since,
-                         release: "edge sync release \(hold.credential)", releasedByNewToken: hold.tokenFingerprint != nil)
-                }
-                for hold in holds { missing.append("credential \(hold.credential) held: \(hold.reason); `\(hold.release)` sends its entries again") }
+                let holds = status.holds.map(Hold.init)
+                for hold in holds where hold.fault { missing.append(hold.attention) }
                 let paused = status.sender.isPaused(now: now) ? (status.sender.pauseReason ?? "consecutive failures") : nil
                 if let paused { missing.append("sending paused: \(paused)") }
                 queue = Queue(database: paths.database, depth: status.depth, oldestAgeSeconds: status.oldestEntryAge,

@@ -11,6 +11,17 @@ public enum EnrollmentSchema {
     /// "v6": the name it shipped under when the schema lived in EdgeStore; never renamed.
     public static let migration = SchemaMigration("v6") { db in try create(db) }
 
+    /// "v9", after the store's "v8" gave holds kinds (issue #28): the holds enrollment made before
+    /// get its kinds (`Enrollments.studyStartHold`, `.revokedHold`), and an enrollment left in
+    /// STUDY_START_PENDING by a revocation (tokens erased, hold "revoked: ...", the dead end of
+    /// issue #28 item 3) is moved to NOT_PARTICIPATING with that cause in its history, so it can
+    /// be re-enrolled. Decision: no ENROLLMENT_EVENT is queued for that step: the server revoked
+    /// the enrollment and knows; the history says when the station recorded it.
+    public static let holdKinds = SchemaMigration("v9") { db in try classifyHolds(db) }
+
+    /// Every migration of enrollment, in order: what a process that links only enrollment passes.
+    public static let migrations = [migration, holdKinds]
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE enrollments (
@@ -46,5 +57,28 @@ public enum EnrollmentSchema {
                 at REAL NOT NULL
             );
             """)
+    }
+
+    static func classifyHolds(_ db: Database) throws {
+        func access(_ state: EnrollmentState) -> String {
+            "SELECT '\(Enrollment.credentialPrefix)' || id || '.access' FROM enrollments WHERE state = '\(state.rawValue)'"
+        }
+        let stuck = "SELECT credential FROM credential_holds WHERE reason LIKE 'revoked:%'"
+        try db.execute(sql: """
+            INSERT INTO enrollment_transitions (enrollment_id, from_state, to_state, at, cause)
+                SELECT e.id, e.state, '\(EnrollmentState.notParticipating.rawValue)', (julianday('now') - 2440587.5) * 86400.0,
+                       h.reason || ' (recorded when edge was upgraded)'
+                FROM enrollments e JOIN credential_holds h ON h.credential = '\(Enrollment.credentialPrefix)' || e.id || '.access'
+                WHERE e.state = '\(EnrollmentState.studyStartPending.rawValue)' AND h.reason LIKE 'revoked:%';
+            UPDATE enrollments SET state = '\(EnrollmentState.notParticipating.rawValue)', updated_at = (julianday('now') - 2440587.5) * 86400.0
+                WHERE state = '\(EnrollmentState.studyStartPending.rawValue)'
+                  AND '\(Enrollment.credentialPrefix)' || id || '.access' IN (\(stuck));
+            """)
+        for (state, kind) in [(EnrollmentState.studyStartPending, Enrollments.studyStartHold), (.notParticipating, Enrollments.revokedHold)] {
+            try db.execute(sql: """
+                UPDATE credential_holds SET kind = ?, waiting_for = ?, fault = ?, operator_release = ?
+                WHERE credential IN (\(access(state)))
+                """, arguments: [kind.name, kind.waitingFor, kind.isFault, kind.operatorMayRelease])
+        }
     }
 }

@@ -7,12 +7,17 @@ public enum EnrollmentState: String, Sendable, Hashable, Codable, CaseIterable {
     case enrolled = "ENROLLED"
     case notParticipating = "NOT_PARTICIPATING"
 
-    /// ENR-11's transitions, and no others (PERSONAL_USE never jumps to ENROLLED).
+    /// ENR-11's transitions, and no others (PERSONAL_USE never jumps to ENROLLED), plus one:
+    /// STUDY_START_PENDING -> NOT_PARTICIPATING on revocation (issue #28 item 3). ENR-10 revokes
+    /// on any authenticated call, the approval poll's included, and says the state becomes
+    /// NOT_PARTICIPATING; without this step a revocation met while pending erased the tokens but
+    /// left the state pending, polled for ever, with neither cancel nor re-enrollment allowed.
+    /// From NOT_PARTICIPATING the patient's new code re-enrolls it (ENR-14).
     public var successors: Set<EnrollmentState> {
         switch self {
         case .personalUse: [.linkingPending]
         case .linkingPending: [.studyStartPending, .personalUse]
-        case .studyStartPending: [.enrolled]
+        case .studyStartPending: [.enrolled, .notParticipating]
         case .enrolled: [.notParticipating]
         case .notParticipating: [.linkingPending]
         }

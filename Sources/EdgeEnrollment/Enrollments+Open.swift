@@ -12,7 +12,7 @@ extension Enrollments {
     /// `migrations`: the station's (`StationSchema.migrations`, which `edge enroll` passes); the
     /// default is enrollment's own, for a process that links nothing else.
     public static func open(_ configuration: StationConfiguration, environment: [String: String], logger: Logger,
-                            migrations: [SchemaMigration] = [EnrollmentSchema.migration]) throws(EnrollmentError) -> Enrollments {
+                            migrations: [SchemaMigration] = EnrollmentSchema.migrations) throws(EnrollmentError) -> Enrollments {
         let settings: EnrollmentSettings
         do {
             settings = try configuration.section("enrollment", as: EnrollmentSettings.self) ?? EnrollmentSettings()

@@ -26,7 +26,7 @@ extension Enrollments: CredentialRejectionHandler {
         }
         defer { endRefresh(id) }
         guard let enrollment = try? store.enrollment(id) else { return .revoked(reason: method + "; unknown enrollment") }
-        if enrollment.state == .notParticipating { return .revoked(reason: "enrollment \(id) is not participating") }
+        if enrollment.state == .notParticipating { return .revoked(reason: "enrollment \(id) is not participating", kind: Self.revokedHold) }
         if let serverID = enrollment.serverEnrollmentID, let refresh = try? token(enrollment.refreshSecret) {
             do {
                 let renewed = try await portal.refresh(backendURL: enrollment.backendURL, enrollmentID: serverID, refreshToken: refresh)
@@ -46,7 +46,7 @@ extension Enrollments: CredentialRejectionHandler {
             logger.error("revocation could not be recorded", metadata: ["event": "enrollment.revoke_failed", "enrollment": "\(id)", "type": "\(error.code.rawValue)"])
             return .undecided(reason: "revocation could not be recorded (\(error.code.rawValue))")
         }
-        return .revoked(reason: "enrollment \(id) revoked: \(method)")
+        return .revoked(reason: "enrollment \(id) revoked: \(method)", kind: Self.revokedHold)
     }
 
     /// Crypto-erase first (VLT-6: no earlier copy of the vault can open the tokens again), then
@@ -66,16 +66,16 @@ extension Enrollments: CredentialRejectionHandler {
         try commit { db in
             guard let current = try EnrollmentStore.fetch(db, enrollment.id) else { return ((), []) }
             var next = current
-            // ENR-11 lets only ENROLLED become NOT_PARTICIPATING. Revoked earlier (in
-            // STUDY_START_PENDING) the tokens are still erased and the entries held; the state
-            // stays and the approval can never arrive, so the coordinator starts a new enrollment.
+            // ENROLLED and STUDY_START_PENDING become NOT_PARTICIPATING (see
+            // `EnrollmentState.successors`): out of the poller's list, and re-enrollable. A state
+            // without tokens of its own to lose (LINKING_PENDING) stays; its entries are held.
             if current.state.canMove(to: .notParticipating, reenrolling: false) {
                 try next.lifecycle.move(to: .notParticipating, at: at, cause: "revoked: \(method)")
                 next.updatedAt = at
             }
             let change = try EnrollmentStore.save(db, next, after: current)
             try enqueueEvents(db, change, deviceID: deviceID)
-            try syncState.hold(db, credential: enrollment.accessSecret, reason: "revoked: \(method)", now: at)
+            try syncState.hold(db, credential: enrollment.accessSecret, reason: "revoked: \(method)", kind: Self.revokedHold, now: at)
             return ((), [change])
         }
         logger.warning("enrollment revoked; its tokens were erased and its data is held",

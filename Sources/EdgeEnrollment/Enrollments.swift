@@ -23,6 +23,15 @@ public final class Enrollments: Sendable {
     public static let eventKind = "ENROLLMENT_EVENT"
     /// The pulled changes that tell the station an approval was decided (ENR-13).
     public static let statusKinds = ["ENROLLMENT_STATUS", "APPROVAL_RESOLVED"]
+    /// The hold on an enrollment's entries while STUDY_START_PENDING (ENR-13): an expected wait,
+    /// not a fault, that only the approval ends. No operator release: "No operator command
+    /// releases that data early".
+    public static let studyStartHold = HoldKind(name: "study_start", waitingFor: "approval", isFault: false, operatorMayRelease: false)
+    /// The hold on a revoked enrollment's entries (ENR-10): its tokens are erased, so only a
+    /// re-enrollment with the same patient's new code (ENR-14) can send them; a coordinator
+    /// must act, so it is a fault, but not one a release can mend.
+    public static let revokedHold = HoldKind(name: "enrollment_revoked", waitingFor: "re-enrollment with the patient's new linking code",
+                                             isFault: true, operatorMayRelease: false)
 
     public let store: EnrollmentStore
     public let settings: EnrollmentSettings
@@ -292,8 +301,14 @@ public final class Enrollments: Sendable {
             try syncState.release(db, credential: enrollment.accessSecret)
             return waiting
         }
-        try syncState.hold(db, credential: enrollment.accessSecret, reason: reason, now: clock())
+        try syncState.hold(db, credential: enrollment.accessSecret, reason: reason, kind: Self.holdKind(enrollment.state), now: clock())
         return 0
+    }
+
+    /// The kind of hold a state keeps its entries under: Study Start's wait, or a revocation's
+    /// (NOT_PARTICIPATING, and any other state a revocation meets).
+    static func holdKind(_ state: EnrollmentState) -> HoldKind {
+        state == .studyStartPending ? studyStartHold : revokedHold
     }
 
     /// One ENROLLMENT_EVENT per transition, stamped with the device (ENR-15) and the local time

@@ -125,12 +125,20 @@ enum KioskLive: Sendable {
             let state: String
             let reason: String?
         }
+        /// A hold that is an expected wait (a Study Start approval, ENR-13): shown beside the
+        /// queue, not under "Needs attention": not a fault, nothing for the operator to do.
+        struct Wait: Encodable, Sendable {
+            let credential: String
+            let kind: String
+            let waitingFor: String
+        }
         let station: String
         let role: String
         let running: Bool
         let startedAt: String?
         let cameras: [Camera]
         let queue: Queue?
+        let waiting: [Wait]
         /// The dock's "waiting to be sent" (0 without a database yet).
         let queueDepth: Int
         let lastPush: String
@@ -152,6 +160,9 @@ enum KioskLive: Sendable {
             queue = status.queue.map {
                 Queue(depth: $0.depth, oldest: $0.oldestAgeSeconds.map(KioskPages.age), deadLetters: $0.deadLetters, conflicts: $0.conflicts,
                       paused: $0.paused.map(KioskPages.shown))
+            }
+            waiting = (status.queue?.holds ?? []).filter { !$0.fault }.map {
+                Wait(credential: KioskPages.shown($0.credential), kind: KioskPages.shown($0.kind), waitingFor: KioskPages.shown($0.waitingFor))
             }
             queueDepth = status.queue?.depth ?? 0
             lastPush = status.queue?.lastPush.map(KioskPages.time) ?? "never"

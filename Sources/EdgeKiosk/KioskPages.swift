@@ -19,7 +19,7 @@ struct KioskPages: Sendable {
                               ("dock-lookup", PackageResources.dock_lookup_mustache), ("camera-item", PackageResources.camera_item_mustache),
                               ("scan-row", PackageResources.scan_row_mustache), ("enrollment-card", PackageResources.enrollment_card_mustache),
                               ("history-step", PackageResources.history_step_mustache), ("status-camera", PackageResources.status_camera_mustache),
-                              ("status-part", PackageResources.status_part_mustache),
+                              ("status-part", PackageResources.status_part_mustache), ("status-wait", PackageResources.status_wait_mustache),
                               ("clinic", PackageResources.clinic_mustache), ("status", PackageResources.status_mustache),
                               ("login", PackageResources.login_mustache)] {
             library.register(try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)), named: name)

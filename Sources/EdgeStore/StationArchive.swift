@@ -199,11 +199,39 @@ public struct StationArchive: Codable, Sendable, Equatable {
 
     /// A credential hold without its token fingerprint (a keyed hash of the old token, meaningless
     /// to a station that will hold other tokens): on the new station it is released by hand or by
-    /// the enrollment flow that made it (ENR-13).
+    /// the enrollment flow that made it (ENR-13), as its kind allows.
+    ///
+    /// The kind's declaration (`HoldKind`) is optional: an export made before holds had kinds
+    /// has none, and its holds import as credential holds, as the station's own did (migration "v8").
     public struct HoldRow: Codable, Sendable, Equatable {
         public var credential: String
         public var reason: String
         public var since: Double
+        public var kind: String?
+        public var waitingFor: String?
+        public var fault: Bool?
+        public var operatorRelease: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case credential, reason, since, kind, fault
+            case waitingFor = "waiting_for", operatorRelease = "operator_release"
+        }
+
+        public init(credential: String, reason: String, since: Double, kind: HoldKind? = nil) {
+            self.credential = credential
+            self.reason = reason
+            self.since = since
+            self.kind = kind?.name
+            self.waitingFor = kind?.waitingFor
+            self.fault = kind?.isFault
+            self.operatorRelease = kind?.operatorMayRelease
+        }
+
+        /// The declaration, `.credential` when the export carried none (or only part of one).
+        public var holdKind: HoldKind {
+            guard let kind, let waitingFor, let fault, let operatorRelease else { return .credential }
+            return HoldKind(name: kind, waitingFor: waitingFor, isFault: fault, operatorMayRelease: operatorRelease)
+        }
     }
 
     /// A person's push preferences (PSH-3).

@@ -36,8 +36,9 @@ public enum StationExport {
                                        sequence: r["sequence"], createdAt: r["created_at"], attempts: r["attempts"],
                                        credential: r["credential"], serverVersion: r["server_version"], recordedAt: r["recorded_at"])
         }
-        archive.credentialHolds = try Row.fetchAll(db, sql: "SELECT credential, reason, since FROM credential_holds ORDER BY credential").map { r in
-            StationArchive.HoldRow(credential: r["credential"], reason: r["reason"], since: r["since"])
+        archive.credentialHolds = try Row.fetchAll(db, sql: "SELECT * FROM credential_holds ORDER BY credential").map { r in
+            let hold = CredentialHold(row: r)
+            return StationArchive.HoldRow(credential: hold.credential, reason: hold.reason, since: hold.since, kind: hold.kind)
         }
         archive.pushUsers = try Row.fetchAll(db, sql: "SELECT * FROM push_users ORDER BY user_id").map { r in
             StationArchive.PushUserRow(userID: r["user_id"], pushEnabled: r["push_enabled"], timeZone: r["time_zone"], quietStart: r["quiet_start"],

@@ -247,8 +247,11 @@ public enum StationImport {
         try db.execute(sql: "UPDATE sequence_counter SET next_value = MAX(next_value, ?) WHERE id = 1", arguments: [highest + 1])
 
         for hold in archive.credentialHolds {
-            try db.execute(sql: "INSERT OR IGNORE INTO credential_holds (credential, reason, since, token_fingerprint) VALUES (?, ?, ?, NULL)",
-                           arguments: [remap(hold.credential), hold.reason, hold.since])
+            let kind = hold.holdKind
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO credential_holds (credential, reason, since, token_fingerprint, kind, waiting_for, fault, operator_release)
+                VALUES (?, ?, ?, NULL, ?, ?, ?, ?)
+                """, arguments: [remap(hold.credential), hold.reason, hold.since, kind.name, kind.waitingFor, kind.isFault, kind.operatorMayRelease])
             report.count("credential_holds", inserted: db.changesCount > 0)
         }
         // Push: preferences and badges the station already has are its own, newer ones.

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The schema, as versioned migrations. Never edit a registered migration: the store's own run
-/// first ("v1".."v5"), then the capabilities' (`SchemaMigration`, e.g. enrollment's "v6" and
+/// first ("v1".."v5", "v8"), then the capabilities' (`SchemaMigration`, e.g. enrollment's "v6" and
 /// receiving's "v7"), once per database, in the order the opener gives them.
 enum StoreMigrations {
     static func migrator(_ capabilities: [SchemaMigration]) -> DatabaseMigrator {
@@ -176,6 +176,17 @@ enum StoreMigrations {
                 -- AGT-6: a keyed hash of the token that was rejected; a hold is released when
                 -- the vault holds a different token for the credential. NULL: released by hand.
                 ALTER TABLE credential_holds ADD COLUMN token_fingerprint TEXT;
+                """)
+        }
+        migrator.registerMigration("v8") { db in
+            // Holds have kinds (issue #28, `HoldKind`): its declaration is stored with the hold.
+            // Existing holds become credential holds; a capability's own migration reclassifies
+            // the ones it made (enrollment's "v9" its Study Start holds).
+            try db.execute(sql: """
+                ALTER TABLE credential_holds ADD COLUMN kind TEXT NOT NULL DEFAULT 'credential';
+                ALTER TABLE credential_holds ADD COLUMN waiting_for TEXT NOT NULL DEFAULT 'a new token';
+                ALTER TABLE credential_holds ADD COLUMN fault INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE credential_holds ADD COLUMN operator_release INTEGER NOT NULL DEFAULT 1;
                 """)
         }
         for migration in capabilities {

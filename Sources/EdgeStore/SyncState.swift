@@ -97,23 +97,31 @@ public struct SyncState: Sendable {
     // MARK: Credential holds
 
     /// Holds a credential's entries. `tokenFingerprint` (a keyed hash, never the token) lets the
-    /// sender release the hold once the vault holds a different token (AGT-6).
-    public func hold(credential: String, reason: String, tokenFingerprint: String? = nil, now: Double) throws(StoreError) {
+    /// sender release the hold once the vault holds a different token (AGT-6); `kind` is the
+    /// holder's declaration (`HoldKind`), replaced with the reason when the hold is written again.
+    public func hold(credential: String, reason: String, tokenFingerprint: String? = nil, kind: HoldKind = .credential,
+                     now: Double) throws(StoreError) {
         try Outbox.validateName(credential, field: "credential")
         try database.perform("hold a credential's entries") {
-            try database.dbWriter.write { db in try hold(db, credential: credential, reason: reason, tokenFingerprint: tokenFingerprint, now: now) }
+            try database.dbWriter.write { db in
+                try hold(db, credential: credential, reason: reason, tokenFingerprint: tokenFingerprint, kind: kind, now: now)
+            }
         }
     }
 
     /// The same inside a caller's transaction (ENR-13: a hold written with the state change that needs it).
-    public func hold(_ db: Database, credential: String, reason: String, tokenFingerprint: String? = nil, now: Double) throws {
+    public func hold(_ db: Database, credential: String, reason: String, tokenFingerprint: String? = nil, kind: HoldKind = .credential,
+                     now: Double) throws {
         try db.execute(sql: """
-            INSERT INTO credential_holds (credential, reason, since, token_fingerprint) VALUES (?, ?, ?, ?)
-            ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason, token_fingerprint = excluded.token_fingerprint
-            """, arguments: [credential, reason, now, tokenFingerprint])
+            INSERT INTO credential_holds (credential, reason, since, token_fingerprint, kind, waiting_for, fault, operator_release)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(credential) DO UPDATE SET reason = excluded.reason, token_fingerprint = excluded.token_fingerprint,
+                kind = excluded.kind, waiting_for = excluded.waiting_for, fault = excluded.fault, operator_release = excluded.operator_release
+            """, arguments: [credential, reason, now, tokenFingerprint, kind.name, kind.waitingFor, kind.isFault, kind.operatorMayRelease])
     }
 
-    /// Releases a hold; returns whether there was one.
+    /// Releases a hold whatever its kind (its owner's release, e.g. ENR-13's approval); returns
+    /// whether there was one.
     @discardableResult
     public func release(credential: String) throws(StoreError) -> Bool {
         try database.perform("release a credential's entries") {
@@ -126,6 +134,31 @@ public struct SyncState: Sendable {
     public func release(_ db: Database, credential: String) throws -> Bool {
         try db.execute(sql: "DELETE FROM credential_holds WHERE credential = ?", arguments: [credential])
         return db.changesCount > 0
+    }
+
+    /// An operator's or a new token's release (AGT-6): only a hold whose kind allows it, checked
+    /// in the same statement that deletes it, so a hold rewritten meanwhile by its owner (a
+    /// Study Start wait) is never released by this. Returns the hold it released, or nil when
+    /// there was none it may release.
+    @discardableResult
+    public func releaseIfOperatorMay(credential: String) throws(StoreError) -> CredentialHold? {
+        try database.perform("release a credential's entries") {
+            try database.dbWriter.write { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM credential_holds WHERE credential = ? AND operator_release = 1",
+                                                 arguments: [credential]) else { return nil }
+                try db.execute(sql: "DELETE FROM credential_holds WHERE credential = ? AND operator_release = 1", arguments: [credential])
+                return CredentialHold(row: row)
+            }
+        }
+    }
+
+    /// The hold of one credential, if any.
+    public func hold(of credential: String) throws(StoreError) -> CredentialHold? {
+        try database.perform("read a credential hold") {
+            try database.dbWriter.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM credential_holds WHERE credential = ?", arguments: [credential]).map(CredentialHold.init(row:))
+            }
+        }
     }
 
     public func holds() throws(StoreError) -> [CredentialHold] {

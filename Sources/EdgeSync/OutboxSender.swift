@@ -249,10 +249,10 @@ public actor OutboxSender {
             case .undecided(let reason):
                 try await settle(entry, .retry(reason: "HTTP \(status); " + reason, serverWait: nil, countsAgainstEntry: false),
                                  now: now, into: &report)
-            case .revoked(let reason):
+            case .revoked(let reason, let kind):
                 let credential = entry.credential ?? Outbox.stationCredential
                 let fingerprint = try? await tokens.fingerprint(for: entry.credential)
-                try state.hold(credential: credential, reason: reason, tokenFingerprint: fingerprint ?? nil, now: now)
+                try state.hold(credential: credential, reason: reason, tokenFingerprint: fingerprint ?? nil, kind: kind, now: now)
                 try outbox.retryLater(id: id, owner: owner, at: now, error: "held: " + reason, countAttempt: false)
                 logger.warning("credential rejected; its entries are held", metadata: ["credential": "\(credential)", "status": "\(status)"])
                 report.held += 1
@@ -276,14 +276,15 @@ public actor OutboxSender {
     }
 
     /// AGT-6: a hold whose credential now has a different token in the vault is released, so a
-    /// station given a new token sends again without an operator. Holds without a fingerprint
-    /// (the enrollment capability's) are left alone.
+    /// station given a new token sends again without an operator. Holds without a fingerprint,
+    /// and holds whose kind no operator may release (a capability's own, e.g. a Study Start
+    /// wait), are left alone: only their owner ends them.
     private func releaseRenewedCredentials() async throws {
         for hold in try state.holds() {
-            guard let rejected = hold.tokenFingerprint else { continue }
+            guard hold.kind.operatorMayRelease, let rejected = hold.tokenFingerprint else { continue }
             let credential = hold.credential == Outbox.stationCredential ? nil : hold.credential
             guard let current = try? await tokens.fingerprint(for: credential), current != rejected else { continue }
-            if try state.release(credential: hold.credential) {
+            if try state.releaseIfOperatorMay(credential: hold.credential) != nil {
                 logger.notice("a new token for a held credential arrived; its entries are sent again", metadata: ["credential": "\(hold.credential)"])
             }
         }

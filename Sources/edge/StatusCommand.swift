@@ -49,8 +49,15 @@ struct StatusCommand: ParsableCommand {
             Output.stdout("queue: \(queue.depth) waiting" + (queue.oldestAgeSeconds.map { ", oldest \(Int($0)) s" } ?? "")
                           + ", \(queue.deadLetters) dead letters, \(queue.conflicts) conflicts")
             for hold in queue.holds {
-                Output.stdout("  held: \(Output.printable(hold.credential)) - \(Output.printable(hold.reason)); release with `\(hold.release)`"
-                              + (hold.releasedByNewToken ? " (or put a new token in the vault)" : ""))
+                if !hold.fault {
+                    // ENR-13: an expected wait, not a fault; no release advice.
+                    Output.stdout("  waiting for \(Output.printable(hold.waitingFor)): \(Output.printable(hold.credential)) - \(Output.printable(hold.reason))")
+                } else if let release = hold.release {
+                    Output.stdout("  held: \(Output.printable(hold.credential)) - \(Output.printable(hold.reason)); put a new token in the vault"
+                                  + (hold.releasedByNewToken ? " (released by itself)" : "") + " or, once it has one, release with `\(release)`")
+                } else {
+                    Output.stdout("  held: \(Output.printable(hold.credential)) - \(Output.printable(hold.reason)); waiting for \(Output.printable(hold.waitingFor))")
+                }
             }
         }
         Output.stdout("vault: \(Output.printable(status.vault.directory))" + (status.vault.backend.map { ", \($0)" } ?? "")

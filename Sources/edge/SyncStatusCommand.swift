@@ -70,8 +70,18 @@ struct SyncStatusCommand: ParsableCommand {
             }
             Output.stdout(line)
         }
+        // A fault says what ends it; an expected wait (a Study Start approval, ENR-13) says only
+        // what it waits for: no release advice, which would send data early.
         for hold in d.holds {
-            Output.stdout("held: entries for \(Output.printable(hold.credential)) wait since \(hold.since): \(Output.printable(hold.reason)); release with `edge sync release \(Output.printable(hold.credential))`" + " (or put a new token for it in the vault)")
+            let credential = Output.printable(hold.credential)
+            if !hold.fault {
+                Output.stdout("waiting for \(Output.printable(hold.waitingFor)): entries for \(credential) since \(hold.since): \(Output.printable(hold.reason))")
+            } else if hold.operatorRelease {
+                Output.stdout("held: entries for \(credential) wait since \(hold.since): \(Output.printable(hold.reason)); put a new token for it in the vault "
+                              + "(released by itself) or, once the vault has one, release with `edge sync release \(credential)`")
+            } else {
+                Output.stdout("held: entries for \(credential) wait since \(hold.since): \(Output.printable(hold.reason)); waiting for \(Output.printable(hold.waitingFor))")
+            }
         }
         if !d.deadLetters.isEmpty {
             Output.stdout("dead letters: \(d.deadLetters.count) (send again with `edge sync requeue ID`)")

@@ -31,8 +31,14 @@ struct SyncStatusDocument: Encodable {
         }
     }
 
+    /// A hold with its kind (`HoldKind`): a fault or an expected wait ("waiting for approval"),
+    /// and whether `edge sync release` may end it.
     struct Hold: Encodable {
-        let credential: String, reason: String, since: String
+        let credential: String, reason: String, since: String, kind: String, waitingFor: String, fault: Bool, operatorRelease: Bool
+        enum CodingKeys: String, CodingKey {
+            case credential, reason, since, kind, fault
+            case waitingFor = "waiting_for", operatorRelease = "operator_release"
+        }
     }
 
     struct Usage: Encodable {
@@ -87,7 +93,10 @@ struct SyncStatusDocument: Encodable {
             return Conflict(id: $0.id, stream: $0.stream, kind: $0.kind, sequence: $0.sequence, idempotencyKey: $0.idempotencyKey,
                             changes: details?["changes"]?.stringValue, recordedAt: LocalTimestamp.string(epochSeconds: $0.recordedAt))
         }
-        holds = status.holds.map { Hold(credential: $0.credential, reason: $0.reason, since: LocalTimestamp.string(epochSeconds: $0.since)) }
+        holds = status.holds.map {
+            Hold(credential: $0.credential, reason: $0.reason, since: LocalTimestamp.string(epochSeconds: $0.since), kind: $0.kind.name,
+                 waitingFor: $0.kind.waitingFor, fault: $0.kind.isFault, operatorRelease: $0.kind.operatorMayRelease)
+        }
         let sender = status.sender
         paused = sender.isPaused(now: now)
         pausedUntil = paused ? time(sender.pausedUntil) : nil
@@ -100,6 +109,6 @@ struct SyncStatusDocument: Encodable {
         lastPull = time(status.lastPull)
         usage = Usage(entries: status.usage.entries, bytes: status.usage.bytes, maxEntries: status.usage.limits.maxEntries,
                       maxBytes: status.usage.limits.maxBytes, level: status.usage.level.rawValue)
-        needsAttention = paused || upgradeRequired || !deadLetters.isEmpty || !status.holds.isEmpty || status.usage.level != .normal
+        needsAttention = paused || upgradeRequired || !deadLetters.isEmpty || status.holds.contains(where: \.kind.isFault) || status.usage.level != .normal
     }
 }

@@ -201,12 +201,22 @@ import Testing
             }
             try await eventually("the station credential held") { try SyncState(database: agent.outbox.database).holds().map(\.credential) == ["station"] }
             #expect(try agent.outbox.status().depth == 1)
+            // A capability's expected wait beside it (issue #28): /metrics counts the rejected
+            // credential as held and the wait apart, and a new token never releases the wait.
+            let approval = HoldKind(name: "approval_test", waitingFor: "approval", isFault: false, operatorMayRelease: false)
+            try SyncState(database: agent.outbox.database).hold(credential: "enrollment.9.access", reason: "waiting", kind: approval, now: 1)
+            let address = try #require(agent.state.current.metricsAddress)
+            try await eventually("/metrics tells the fault from the wait") {
+                let (body, _) = try await URLSession.shared.data(from: URL(string: "http://\(address)/metrics")!)
+                let samples = try PythonCheck.prometheusSamples(body)
+                return samples["edge_outbox_held_credentials{}"] == 1 && samples["edge_outbox_waiting_credentials{}"] == 1
+            }
 
             let fresh = "agent-test-station-token-2"
             station.standin.backend.addStaticToken(fresh)
             try agent.vault?.withVault { vault in try vault.put(SecureBytes(Array(fresh.utf8)), name: SecretName("sync.token")) }
             try await eventually("released and sent with the new token") {
-                try SyncState(database: agent.outbox.database).holds().isEmpty && agent.outbox.status().depth == 0
+                try SyncState(database: agent.outbox.database).holds().map(\.credential) == ["enrollment.9.access"] && agent.outbox.status().depth == 0
             }
             await agent.shutdown()
             try await running.value

@@ -4,9 +4,12 @@ import Testing
 /// ENR-11: the state machine as a pure value.
 struct EnrollmentLifecycleTests {
     @Test func everyListedTransitionIsAllowedAndNothingElse() throws {
+        // STUDY_START_PENDING -> NOT_PARTICIPATING: a revocation met while pending (issue #28, see
+        // `EnrollmentState.successors`).
         let allowed: Set<[EnrollmentState]> = [
             [.personalUse, .linkingPending], [.linkingPending, .studyStartPending], [.linkingPending, .personalUse],
-            [.studyStartPending, .enrolled], [.enrolled, .notParticipating], [.notParticipating, .linkingPending],
+            [.studyStartPending, .enrolled], [.studyStartPending, .notParticipating], [.enrolled, .notParticipating],
+            [.notParticipating, .linkingPending],
         ]
         for from in EnrollmentState.allCases {
             for to in EnrollmentState.allCases {

@@ -227,6 +227,89 @@ import Testing
         }
     }
 
+    /// Issue #28 item 3: a revocation met while STUDY_START_PENDING used to erase the tokens and
+    /// leave the state pending, polled for ever and neither cancellable nor re-enrollable.
+    @Test func aRevocationWhileStudyStartIsPendingEndsInNotParticipatingAndReenrollmentWorks() async throws {
+        try await withStopping(Clinic()) { clinic in
+            let enrollments = try clinic.enrollments()
+            let holds = SyncState(database: clinic.database)
+            try clinic.vault.withVault { vault throws(VaultError) in try vault.put(SecureBytes(Array(Clinic.stationToken.utf8)), name: SecretName("sync.token")) }
+            let pending = try await enrollments.enroll(input: DemoData.linkingCode, source: .typed)
+            #expect(pending.state == .studyStartPending)
+            #expect(try holds.hold(of: pending.accessSecret)?.kind == Enrollments.studyStartHold)
+            let note = try enrollments.record(kind: "CLINIC_NOTE", payload: Array(#"{"note": "before approval"}"#.utf8), for: pending.id)
+
+            // Revoked on the server (access and refresh token); the poller's next check meets it.
+            #expect(clinic.standin.backend.revoke(.enrollment("enr-ab-0001"), code: .tokenRevoked) == 2)
+            await enrollments.checkPending()
+            let revoked = try enrollments.store.enrollment(pending.id)
+            #expect(revoked.state == .notParticipating)
+            let last = try #require(revoked.lifecycle.history.last)
+            #expect(last.from == .studyStartPending)
+            #expect(last.cause == "revoked: HTTP 403 TOKEN_REVOKED on the status check")
+            #expect(try clinic.vault.secret(pending.accessSecret) == nil)
+            #expect(try clinic.vault.secret(pending.refreshSecret) == nil)
+            // Its data stays held, now waiting for a re-enrollment, which no operator release replaces.
+            let hold = try #require(try holds.hold(of: pending.accessSecret))
+            #expect(hold.kind == Enrollments.revokedHold)
+            #expect(try holds.releaseIfOperatorMay(credential: pending.accessSecret) == nil)
+
+            // The poller no longer asks about it.
+            let asked = clinic.requests(APIPath.enrollmentStatus).count
+            #expect(asked >= 1)
+            await enrollments.checkPending()
+            await enrollments.checkPending()
+            #expect(clinic.requests(APIPath.enrollmentStatus).count == asked)
+
+            // The same patient's new code re-enrolls it, and the data queued before goes once.
+            let again = try await enrollments.enroll(input: DemoData.reenrollmentCode, source: .typed, reenrolling: pending.id)
+            #expect(again.id == pending.id)
+            #expect(again.state == .enrolled)
+            #expect(try holds.hold(of: pending.accessSecret) == nil)
+            let sender = try clinic.sender(enrollments)
+            for _ in 0..<3 { _ = await sender.drain(manual: true) }
+            #expect(clinic.standin.backend.applications(ofKey: note.message.idempotencyKey) == 1)
+        }
+    }
+
+    /// Migration "v9": a station upgraded with an enrollment stuck by the old revocation (pending,
+    /// tokens erased, hold "revoked: ...") finds it NOT_PARTICIPATING, and its holds get kinds.
+    @Test func theUpgradeMovesAStuckPendingEnrollmentAndClassifiesItsHolds() async throws {
+        let directory = try TemporaryDirectory(prefix: "edge-enrollment-upgrade")
+        let path = directory.path + "/edge.sqlite"
+        // The schema before hold kinds were enrollment's: the store's own (kinds column, all
+        // "credential") and enrollment's tables.
+        let before = try EdgeDatabase(path: path, migrations: [EnrollmentSchema.migration])
+        try await before.dbWriter.write { db in
+            for (id, state) in [(1, "STUDY_START_PENDING"), (2, "STUDY_START_PENDING"), (3, "NOT_PARTICIPATING")] {
+                try db.execute(sql: """
+                    INSERT INTO enrollments (id, state, sponsor_id, masked_code, backend_url, server_enrollment_id, created_at, updated_at)
+                    VALUES (?, ?, 'sponsor-ab', 'AB-***-*****', 'http://127.0.0.1:9', ?, 1, 1)
+                    """, arguments: [id, state, "enr-\(id)"])
+            }
+            try db.execute(sql: """
+                INSERT INTO credential_holds (credential, reason, since) VALUES
+                    ('enrollment.1.access', 'revoked: HTTP 401 on the status check', 5),
+                    ('enrollment.2.access', 'study start pending (ENR-13)', 5),
+                    ('enrollment.3.access', 'revoked: HTTP 401 on sync', 5),
+                    ('station', 'HTTP 401', 5)
+                """)
+        }
+        try before.close()
+
+        let after = try EdgeDatabase(path: path, migrations: EnrollmentSchema.migrations)
+        defer { try? after.close() }
+        let store = EnrollmentStore(database: after)
+        let stuck = try store.enrollment(1)
+        #expect(stuck.state == .notParticipating)
+        #expect(stuck.lifecycle.history.last?.from == .studyStartPending)
+        #expect(stuck.lifecycle.history.last?.cause == "revoked: HTTP 401 on the status check (recorded when edge was upgraded)")
+        #expect(try store.enrollment(2).state == .studyStartPending)
+        let kinds = Dictionary(uniqueKeysWithValues: try SyncState(database: after).holds().map { ($0.credential, $0.kind) })
+        #expect(kinds == ["enrollment.1.access": Enrollments.revokedHold, "enrollment.2.access": Enrollments.studyStartHold,
+                          "enrollment.3.access": Enrollments.revokedHold, "station": HoldKind.credential])
+    }
+
     @Test func transientErrorsNeverRevoke() async throws {
         try await withStopping(Clinic()) { clinic in
             let enrollments = try clinic.enrollments()

@@ -105,6 +105,34 @@ import Testing
         }
     }
 
+    /// Issue #28 item 2: an enrollment's Study Start hold is an expected wait (ENR-13): the status
+    /// page and API show it as waiting for approval, never under "Needs attention" or with
+    /// advice to release it.
+    @Test func aStudyStartHoldIsShownAsWaitingForApprovalNotAsAFault() async throws {
+        try await withStopping(Station()) { station in
+            let token = try await station.csrfToken()
+            let (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.linkingCode)"}"#, token: token)
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            let id = try #require(try Self.object(data)["id"] as? Int)
+            let credential = "enrollment.\(id).access"
+
+            let (_, _, page) = try await station.get("/status")
+            let html = String(decoding: page, as: UTF8.self)
+            let waiting = try #require(html.components(separatedBy: #"<ul id="status-waiting""#).dropFirst().first?.components(separatedBy: "<template>").first)
+            #expect(waiting.contains(#"data-hold="\#(credential)" data-hold-kind="study_start""#) && !waiting.contains(" hidden"), "\(waiting)")
+            #expect(waiting.contains(#">\#(credential)</span>: waiting for <span data-text="waitingFor">approval</span>"#), "\(waiting)")
+            let attention = try #require(html.components(separatedBy: #"id="status-missing""#).last)
+            #expect(!attention.contains(credential) && !attention.contains("sync release"), "\(attention)")
+
+            let (_, _, api) = try await station.get("/api/v1/status")
+            let document = try Self.object(api)
+            let holds = try #require((document["queue"] as? [String: Any])?["holds"] as? [[String: Any]])
+            #expect(holds.count == 1)
+            #expect(holds.first?["waiting_for"] as? String == "approval" && holds.first?["fault"] as? Bool == false && holds.first?["release"] == nil)
+            #expect(!((document["missing"] as? [String]) ?? []).contains { $0.contains(credential) })
+        }
+    }
+
     @Test func pagesCarryAStrictPolicyAndNoInlineScriptOrStyle() async throws {
         try await withStopping(Station()) { station in
             for page in ["/dock", "/clinic", "/status"] {

@@ -67,7 +67,9 @@ final class StationExportTests: XCTestCase {
         for entry in leased where entry.stream != "po/2" && entry.stream != "po/3" {
             try outbox.retryLater(id: entry.id, owner: "test", at: 500, error: "HTTP 503")
         }
-        try SyncState(database: database).hold(credential: "enrollment.1.access", reason: "STUDY_START_PENDING", tokenFingerprint: "fp", now: 403)
+        // A Study Start hold: its kind (not a fault, no operator release) must survive the trip.
+        try SyncState(database: database).hold(credential: "enrollment.1.access", reason: "STUDY_START_PENDING", tokenFingerprint: "fp",
+                                               kind: Enrollments.studyStartHold, now: 403)
 
         let push = try PushStore(database: database, stationZone: "UTC")
         try push.savePreferences(PushPreferences(userID: "ana", timeZone: "Europe/Berlin"), now: 1_000)

@@ -16,7 +16,7 @@ final class EdgeDatabaseTests: XCTestCase {
         // The store's own history only: the capabilities' tables are theirs (EdgeStationTests).
         XCTAssertFalse(tables.contains { $0.hasPrefix("enrollment") || $0.hasPrefix("receiving") }, "\(tables)")
         let applied = try database.dbWriter.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4", "v5", "v8"])
         let outboxColumns = try database.dbWriter.read { db in try db.columns(in: "outbox").map(\.name) }
         XCTAssertEqual(outboxColumns, ["id", "stream", "kind", "payload", "idempotency_key", "sequence", "created_at",
                                        "attempts", "next_attempt_at", "lease_owner", "lease_expires_at", "last_error", "credential"])

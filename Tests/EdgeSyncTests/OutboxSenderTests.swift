@@ -191,6 +191,39 @@ final class OutboxSenderTests: XCTestCase {
         XCTAssertEqual(h.pushes(key: held.idempotencyKey).count, 1)
     }
 
+    /// AGT-6 with hold kinds (issue #28): a new token releases a credential hold, never a hold
+    /// whose kind only its owner may end (a Study Start wait), even one with a fingerprint.
+    func testANewTokenReleasesACredentialHoldButNotAHoldOnlyItsOwnerEnds() async throws {
+        let h = try await SenderHarness(self)
+        struct Fingerprinting: TokenProvider {
+            let tokens: [String: String]
+            func token(for credential: String?) async throws -> BearerToken? { tokens[credential ?? "station"].map(BearerToken.init) }
+            // The token itself stands in for its keyed hash: only "changed or not" matters here.
+            func fingerprint(for credential: String?) async throws -> String? { tokens[credential ?? "station"] }
+        }
+        let approval = HoldKind(name: "approval_test", waitingFor: "approval", isFault: false, operatorMayRelease: false)
+        let station = try h.enqueue("po/1")
+        let waiting = try h.enqueue("enrollment/enr-1", credential: "enrollment.enr-1")
+        try h.state.hold(credential: Outbox.stationCredential, reason: "HTTP 401", tokenFingerprint: "rejected-token", now: 1)
+        try h.state.hold(credential: "enrollment.enr-1", reason: "waiting", tokenFingerprint: "rejected-token", kind: approval, now: 1)
+
+        var configuration = SenderConfiguration(baseURL: h.baseURL, identity: h.identity)
+        configuration.requestsPerMinute = 100_000
+        let sender = OutboxSender(outbox: h.outbox, transport: h.transport,
+                                  tokens: Fingerprinting(tokens: ["station": SenderHarness.token, "enrollment.enr-1": "enrollment-token"]),
+                                  configuration: configuration)
+        let report = await sender.drain(manual: true)
+        XCTAssertEqual(report.sent, 1)
+        XCTAssertEqual(h.standin.backend.applications(ofKey: station.idempotencyKey), 1)
+        XCTAssertEqual(try h.state.holds().map(\.credential), ["enrollment.enr-1"])
+        XCTAssertEqual(try h.state.holds().first?.kind, approval)
+        XCTAssertEqual(try h.pending().map(\.id), [waiting.id])
+        XCTAssertTrue(h.pushes(key: waiting.idempotencyKey).isEmpty)
+        // Nor does an operator's release end it; its owner's does.
+        XCTAssertNil(try h.state.releaseIfOperatorMay(credential: "enrollment.enr-1"))
+        XCTAssertTrue(try h.state.release(credential: "enrollment.enr-1"))
+    }
+
     func testUnauthorizedWithARefreshRetriesWithTheNewToken() async throws {
         let h = try await SenderHarness(self)
         let entry = try h.enqueue("po/1")
