@@ -92,6 +92,8 @@ def text_of(page, selector):
 def no_code_anywhere(t, page, codes):
     """UI-3/UI-7: a linking code, in any spelling, is never in the page's URL, its HTML or a request URL."""
     html = page.content()
+    if not t.request_urls(page):
+        raise Failure("no request of the page was recorded: the request-URL check below would see nothing")
     for code in codes:
         for form in {code, dashed(code), code.lower(), dashed(code).lower()}:
             if form in page.url:
@@ -611,6 +613,10 @@ def csrf_refusals(t):
     status, payload = post("/api/v1/dock/scans", {"X-CSRF-Token": token})
     if status != 200:
         raise Failure(f"POST /api/v1/dock/scans with the page's token answered {status}: {payload!r}")
+    # The accepted scan was looked up on the backend: the filter the cross-origin check below
+    # counts with sees the path lookups take (otherwise that check could never fail).
+    if not standin.requests("/api/mobile/scan/barcode"):
+        raise Failure("the accepted scan made no request on /api/mobile/scan/barcode: the lookup filter watches the wrong path")
     for label, headers in (("Origin of another site", {"X-CSRF-Token": token, "Origin": "http://evil.example"}),
                            ("Sec-Fetch-Site: cross-site", {"X-CSRF-Token": token, "Sec-Fetch-Site": "cross-site"})):
         status, payload = post("/api/v1/dock/scans", headers)
