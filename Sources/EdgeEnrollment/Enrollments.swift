@@ -61,12 +61,13 @@ public final class Enrollments: Sendable {
 
     // MARK: Linking (ENR-2..9, ENR-14)
 
-    /// Parses typed, pasted or scanned input (ENR-2, ENR-3: nothing is sent when it fails) and
-    /// links it; see `enroll(_:reenrolling:)`.
+    /// Reads the linking code typed, pasted or scanned input carries (any SCN-6 carrier: the bare
+    /// code, a URL, a JSON card; `LinkingCode(carriedBy:)`), checks it locally (ENR-2, ENR-3:
+    /// nothing is sent when that fails) and links it; see `enroll(_:reenrolling:)`.
     public func enroll(input: String, source: LinkingCodeInputSource, reenrolling id: Int64? = nil) async throws(EnrollmentError) -> Enrollment {
         let code: LinkingCode
         do {
-            code = try LinkingCode(parsing: input, source: source, sponsors: sponsors)
+            code = try LinkingCode(carriedBy: input, source: source, sponsors: sponsors)
         } catch {
             logFailure(.localValidation)
             throw EnrollmentError(.localValidation, error.message, context: ["reason": error.code.rawValue].merging(error.context) { a, _ in a })

@@ -2,10 +2,11 @@ import EdgeAgent
 import EdgePayloads
 import EdgeScanning
 
-/// Reads a linking code held to a camera (ENR-2: scanned content keeps only the valid
-/// alphanumerics): frames go through the camera preset of the reader until one carries a code
-/// that passes local validation (ENR-3). A code that fails it is not sent anywhere; reading goes
-/// on, and if time runs out the last such failure is what the coordinator is told.
+/// Reads a linking code held to a camera: frames go through the camera preset of the reader
+/// until one the classifier calls `linking-code` carries, in any SCN-6 carrier (bare, URL, JSON;
+/// `LinkingCode(carriedBy:)`), a code that passes local validation (ENR-2 scanned, ENR-3). A code
+/// that fails it is not sent anywhere; reading goes on, and if time runs out the last such
+/// failure is what the coordinator is told.
 public enum LinkingCodeCamera {
     public static func read(from source: any FrameSource, sponsors: SponsorTable, classifier: PayloadClassifier,
                             timeout: Duration, shouldStop: @escaping () -> Bool = { false }) throws(EnrollmentError) -> LinkingCode {
@@ -28,7 +29,8 @@ public enum LinkingCodeCamera {
             for read in (try? pipeline.reads(in: frame, classifier: classifier)) ?? []
             where read.classification.className == BuiltInPayloadClass.linkingCode.rawValue {
                 do throws(LinkingCodeError) {
-                    found = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: sponsors)
+                    found = try LinkingCode(carriedBy: read.result.text, source: .scanned, symbology: Symbology(read.result.format),
+                                            sponsors: sponsors)
                     return false
                 } catch {
                     lastRefusal = error
@@ -38,7 +40,10 @@ public enum LinkingCodeCamera {
         })
         if let found { return found }
         if let failure { throw EnrollmentError(.camera, "The camera \(source.origin) cannot be used: \(failure)") }
-        if let lastRefusal { throw EnrollmentError(.localValidation, lastRefusal.message, context: ["reason": lastRefusal.code.rawValue]) }
+        if let lastRefusal {
+            throw EnrollmentError(.localValidation, lastRefusal.message,
+                                  context: ["reason": lastRefusal.code.rawValue].merging(lastRefusal.context) { own, _ in own })
+        }
         throw EnrollmentError(.noCodeSeen, "No linking code was seen on \(source.origin); hold the code steady in front of the camera and try again.")
     }
 }

@@ -82,14 +82,15 @@ public final class Kiosk: Sendable {
         for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 
-    /// A camera read at a clinic station: a linking code is held for the coordinator to validate
-    /// (ENR-2 scanned normalisation, ENR-3 checks); the screen is told the masked code, or why
-    /// the code cannot be used.
+    /// A camera read at a clinic station: the linking code it carries (any SCN-6 carrier,
+    /// `LinkingCode(carriedBy:)`: ENR-2 scanned normalisation, ENR-3 checks) is held for the
+    /// coordinator to validate; the screen is told the masked code, or why it cannot be used.
     func cameraRead(_ read: ScanRecorded) {
         guard read.classification.className == BuiltInPayloadClass.linkingCode.rawValue, let enrollments else { return }
         let camera = KioskPages.shown(read.camera)
         do throws(LinkingCodeError) {
-            let code = try LinkingCode(parsing: read.result.text, source: .scanned, sponsors: enrollments.sponsors)
+            let code = try LinkingCode(carriedBy: read.result.text, source: .scanned, symbology: Symbology(read.result.format),
+                                       sponsors: enrollments.sponsors)
             heldCode.withLock { $0 = (code, read.camera, context.now()) }
             broadcast(.linkingCode(KioskLive.LinkingCodeRead(camera: camera, masked: code.description, message: nil)))
         } catch {

@@ -212,23 +212,30 @@ struct KioskAPI: Sendable {
         return enrollments
     }
 
-    /// ENR-2 / ENR-3 as the coordinator types: nothing is stored, logged or sent anywhere.
+    /// ENR-2 / ENR-3 as the coordinator types: nothing is stored, logged or sent anywhere. The
+    /// field may hold any carrier a wedge scanner types (a link, a JSON card): it is read as
+    /// enrolling reads it (`LinkingCode(carriedBy:)`), and a complete one is shown as its code.
     func codeCheck(_ request: Request) async throws -> Response {
         struct Body: Decodable { let code: String }
         let enrollments = try requireEnrollments()
         let typed = try await Self.decode(Body.self, request, limit: 1024).code
-        let normalized = LinkingCodeNormalizer.normalize(typed, source: .typed)
-        let valid = normalized.filter { LinkingCodeAlphabet.characters.contains($0) }.count
-        var display = ""
-        for (index, character) in normalized.enumerated() {
-            if index == LinkingCodeAlphabet.prefixLength || index == 5 { display.append("-") }
-            display.append(character)
-        }
         let check: KioskDocuments.CodeCheck
         do {
-            let code = try LinkingCodeValidator.validate(normalized: normalized, sponsors: enrollments.sponsors)
-            check = .init(display: code.formatted, characters: valid, complete: true, message: nil, sponsorID: code.sponsor.sponsorID)
+            let code = try LinkingCode(carriedBy: typed, source: .typed, sponsors: enrollments.sponsors)
+            check = .init(display: code.formatted, characters: LinkingCodeAlphabet.codeLength, complete: true, message: nil, sponsorID: code.sponsor.sponsorID)
+        } catch where error.context["carrier"] != nil {
+            // A link or card still being typed, or one holding a bad code: its text stays as it is
+            // (an empty display is never written into the field), the message says what is wrong.
+            let valid = Int(error.context["valid_characters"] ?? "") ?? 0
+            check = .init(display: "", characters: valid, complete: false, message: error.message, sponsorID: nil)
         } catch {
+            let normalized = LinkingCodeNormalizer.normalize(typed, source: .typed)
+            let valid = normalized.filter { LinkingCodeAlphabet.characters.contains($0) }.count
+            var display = ""
+            for (index, character) in normalized.enumerated() {
+                if index == LinkingCodeAlphabet.prefixLength || index == 5 { display.append("-") }
+                display.append(character)
+            }
             check = .init(display: KioskPages.shown(display), characters: valid, complete: false, message: normalized.isEmpty ? nil : error.message, sponsorID: nil)
         }
         return KioskResponse.json(check)
@@ -244,9 +251,10 @@ struct KioskAPI: Sendable {
     }
 
     func enroll(_ request: Request) async throws -> Response {
-        /// `code` with `source` `typed` (default) or `scanned` (a keyboard-wedge scanner),
-        /// normalised as ENR-2 says; or `camera: true` for the code a camera read last (held by
-        /// the kiosk, never sent to the page).
+        /// `code` with `source` `typed` (default) or `scanned` (a keyboard-wedge scanner): the
+        /// bare code normalised as ENR-2 says, or any carrier (a link, a JSON card) a wedge
+        /// scanner typed; or `camera: true` for the code a camera read last (held by the kiosk,
+        /// never sent to the page).
         struct Body: Decodable { let code: String?; let source: String?; let camera: Bool?; let reenroll: Int64? }
         let enrollments = try requireEnrollments()
         let body = try await Self.decode(Body.self, request, limit: 1024)

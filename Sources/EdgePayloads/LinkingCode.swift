@@ -9,10 +9,20 @@ public struct LinkingCode: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// The sponsor the prefix maps to (ENR-4), i.e. where the code is validated (ENR-5).
     public let sponsor: SponsorEntry
 
-    /// Normalises `input` per ENR-2 and validates it per ENR-3.
-    public init(parsing input: String, source: LinkingCodeInputSource, sponsors: SponsorTable) throws(LinkingCodeError) {
-        self = try LinkingCodeValidator.validate(normalized: LinkingCodeNormalizer.normalize(input, source: source),
-                                                 sponsors: sponsors)
+    /// The linking code `payload` carries, for text presented as one: typed or pasted, from a
+    /// wedge scanner, or a camera read the classifier called `linking-code`. Every carrier SCN-6
+    /// accepts counts (bare `AB-7KX-M4PQR` / `AB7KXM4PQR`, a URL's `code=` query item or last
+    /// path segment, JSON `{"type":"LINK","code":"..."}`); the code inside is normalised per ENR-2
+    /// (a bare code by `source`, a carried one as scanned) and checked per ENR-3, with the sponsor
+    /// table deciding the prefix. The one place a payload becomes a linking code: every
+    /// enrollment path (CLI, stdin, cameras, the kiosk's field and camera) calls it, and the
+    /// classifier runs the same extraction and check (`LinkingCodeRecognizer`).
+    ///
+    /// `symbology`: what a camera read the code on (a wrong one is refused as `edge scan` says);
+    /// nil for keyboard input, which does not say.
+    public init(carriedBy payload: String, source: LinkingCodeInputSource, symbology: Symbology? = nil,
+                sponsors: SponsorTable) throws(LinkingCodeError) {
+        self = try LinkingCodeRecognizer(sponsors: sponsors).code(carriedBy: payload, source: source, symbology: symbology)
     }
 
     init(checkedValue: String, sponsor: SponsorEntry) {

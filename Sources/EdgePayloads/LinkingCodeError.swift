@@ -1,6 +1,7 @@
 /// Why a linking code failed local validation (ENR-3). `message` is the exact user-facing text.
 ///
-/// Context never holds the code or any of its characters (ENR-8: the code is not logged), only counts.
+/// Context never holds the code or any of its characters (ENR-8: the code is not logged), only
+/// counts, and `carrier` (url-query, url-path, json) when the code was in a link or JSON card.
 @_exported import EdgeCore
 
 public typealias LinkingCodeError = CodedError<LinkingCodeErrorCode>
@@ -13,6 +14,12 @@ public enum LinkingCodeErrorCode: String, Sendable, Hashable {
     case invalidCharacters = "invalid-characters"
     case wrongLength = "wrong-length"
     case unknownPrefix = "unknown-prefix"
+    /// Not in ENR-3: a link or JSON card presented as a linking code that holds none (a card
+    /// without "code", a link with two codes or none); the message says which.
+    case unreadableCarrier = "unreadable-carrier"
+    /// Not in ENR-3: a camera read a code on a symbology linking codes are not printed on (SCN-6:
+    /// QR or Code 128), as `edge scan` reports it.
+    case wrongSymbology = "wrong-symbology"
 }
 
 extension CodedError where Code == LinkingCodeErrorCode {
@@ -26,6 +33,11 @@ extension CodedError where Code == LinkingCodeErrorCode {
     /// ENR-3: the count of valid characters, e.g. "8/10 characters".
     public static func wrongLengthMessage(validCharacters: Int) -> String {
         "\(validCharacters)/\(LinkingCodeAlphabet.codeLength) characters"
+    }
+
+    /// What `unreadableCarrier` says, with the reason `edge scan` gives for the same payload.
+    public static func unreadableCarrierMessage(_ reason: String) -> String {
+        "This code holds no usable linking code: \(reason)."
     }
 
     static let lookAlike = LinkingCodeError(.lookAlikeCharacters, lookAlikeMessage)

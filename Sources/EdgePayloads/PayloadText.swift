@@ -33,6 +33,12 @@ enum PayloadText {
         return out + "\""
     }
 
+    /// A reason as a sentence for a screen: the first letter upper-cased, a full stop added.
+    static func sentence(_ reason: String) -> String {
+        guard let first = reason.first else { return reason }
+        return first.uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
+    }
+
     static func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -12,8 +12,11 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
         commandName: "link",
         abstract: "Link an enrollment: `edge enroll AB-7KX-M4PQR`, or read the code from a camera.",
         discussion: """
-        The code is typed as printed (dashes and spaces are ignored, at most 12 characters) or read \
-        from a camera with --camera. It is never printed, logged or stored (ENR-8). With \
+        The code is typed as printed (dashes and spaces are ignored, at most 12 characters), given \
+        as the link or JSON a QR code carries (`https://.../?code=AB-7KX-M4PQR`, \
+        `https://.../l/AB7KXM4PQR`, `{"type":"LINK","code":"AB7KXM4PQR"}`), or read from a camera \
+        with --camera, which takes the same carriers. It is never printed, logged or stored \
+        (ENR-8). With \
         --reenroll ID, an enrollment that is NOT_PARTICIPATING is re-enrolled: the code must \
         belong to the same patient (ENR-14).
 
@@ -62,7 +65,8 @@ struct EnrollLinkCommand: BridgedAsyncCommand {
             .apply(to: CaptureConfiguration())
     }
 
-    /// The argument, or with `-` the first line of stdin (bounded: a code is 12 characters typed).
+    /// The argument, or with `-` the first line of stdin (bounded: a code is 12 characters typed,
+    /// a link or JSON card from a QR code a few hundred).
     private func typedCode() throws -> String {
         guard code == "-" else { return code ?? "" }
         var bytes = try StandardInput.readAll(max: 257)

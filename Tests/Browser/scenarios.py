@@ -12,6 +12,7 @@ import os
 import re
 import urllib.parse
 import signal
+import subprocess
 import threading
 
 from playwright.sync_api import expect
@@ -47,6 +48,18 @@ LINK_PATH = "/api/enrollment/link"
 
 def dashed(code):
     return f"{code[:2]}-{code[2:5]}-{code[5:]}"
+
+
+def carriers(code):
+    """Every carrier SCN-6 accepts for `code` (issue #28), as Tests/EdgeTestSupport/LinkingCodeCarriers.swift
+    lists them: name -> the text a QR code (or a keyboard-wedge scanner reading one) gives."""
+    return {
+        "bare": code,
+        "formatted": dashed(code),
+        "url-query": f"https://enroll.portal.example/link?code={dashed(code)}&lang=en",
+        "url-path": f"https://enroll.portal.example/l/{code}",
+        "json": json.dumps({"type": "LINK", "code": code}, separators=(",", ":")),
+    }
 
 
 # ---------------------------------------------------------------- helpers on a page
@@ -93,6 +106,8 @@ def text_of(page, selector):
 def no_code_anywhere(t, page, codes):
     """UI-3/UI-7: a linking code, in any spelling, is never in the page's URL, its HTML or a request URL."""
     html = page.content()
+    if not t.request_urls(page):
+        raise Failure("no request of the page was recorded: the request-URL check below would see nothing")
     for code in codes:
         for form in {code, dashed(code), code.lower(), dashed(code).lower()}:
             if form in page.url:
@@ -482,6 +497,76 @@ def clinic_cooldown(t):
     expect(page.locator("#enroll-button")).to_be_disabled()
 
 
+def clinic_carriers(t):
+    """Issue #28: a linking code in a link or a JSON card, typed by a keyboard-wedge scanner into
+    the focused field or with nothing focused, enrolls as the bare code does; a malformed code
+    inside a card or link gets ENR-3's message for that code and nothing is sent; a link's QR
+    code held to the camera enrolls with "Validate scanned code"."""
+    standin = t.standin()
+    link_qr = os.path.join(t.dir, "link-qr.png")
+    subprocess.run(["qrencode", "-s", "4", "-m", "4", "-o", link_qr, carriers(LINKING_CODE)["url-path"]], check=True, timeout=30)
+    station = t.station(standin, "clinic-carriers", role="clinic", camera=[link_qr], enrollment={"attempt_limit": 50})
+    # Every frame's read is reported, so the page (which connects after the camera started) is
+    # told of the code the camera holds.
+    station.config["station"]["repeat_gap"] = 0
+    station.write_config()
+    station.start()
+    page = t.page(station, "/clinic")
+    code = page.locator("#code-input")
+    result = page.locator("#enroll-result")
+
+    def enrolls(what, scan):
+        before = len(standin.requests(LINK_PATH))
+        page.evaluate("() => { const r = document.querySelector('#enroll-result'); r.dataset.state = ''; r.replaceChildren(); }")
+        scan()
+        wait_until(f"{what} to reach the stand-in", lambda: len(standin.requests(LINK_PATH)) > before, timeout=15)
+        t.check_html(f"{what} enrolls", lambda: expect(result).to_have_attribute("data-state", "STUDY_START_PENDING", timeout=20_000),
+                     page, "#enroll-result")
+        expect(result).to_contain_text("AB-***-*****")
+
+    def wedge_into_field(text):
+        code.fill("")
+        code.focus()
+        page.keyboard.type(text)  # no delay: a scanner's keys come faster than a person's
+        page.keyboard.press("Enter")
+
+    def wedge_with_nothing_focused(text):
+        code.fill("")
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+
+    every = carriers(LINKING_CODE)
+    for name in ("url-query", "url-path", "json"):
+        enrolls(f"a wedge-typed {name} carrier in the field", lambda: wedge_into_field(every[name]))
+    for name in ("url-query", "json"):
+        enrolls(f"a wedge-typed {name} carrier with nothing focused", lambda: wedge_with_nothing_focused(every[name]))
+
+    # A code one character short in a JSON card, and a prefix no sponsor has in a link: ENR-3's
+    # message for the code inside (parsing the whole card or link said "look-alike" for both);
+    # nothing sent.
+    sent = len(standin.requests(LINK_PATH))
+    for text, message, what in ((json.dumps({"type": "LINK", "code": "AB-7KX-M4PQ"}, separators=(",", ":")), "9/10 characters", "a short code in a JSON card"),
+                                (carriers("XY7KXM4PQR")["url-path"], ENR3_UNKNOWN, "an unknown prefix in a link")):
+        page.evaluate("() => { const r = document.querySelector('#enroll-result'); r.dataset.state = ''; r.replaceChildren(); }")
+        wedge_into_field(text)
+        t.check_html(f"ENR-3 for {what}", lambda: expect(page.locator("#enroll-error")).to_have_text(message, timeout=20_000), page, "#enroll-result")
+    if len(standin.requests(LINK_PATH)) != sent:
+        raise Failure("a carrier holding a malformed code reached the portal (ENR-3: nothing is sent)")
+
+    # The camera shows the link's QR code: the page offers the code masked; validating enrolls it.
+    validate = page.locator("#validate-scanned")
+    t.check_html("the camera's link QR offered as a masked code",
+                 lambda: expect(page.locator("#camera-code-text")).to_contain_text("Linking code AB-***-***** read by camera", timeout=20_000),
+                 page, "#camera-code")
+    enrolls("the link QR held to the camera", lambda: validate.click())
+    no_code_anywhere(t, page, [LINKING_CODE])
+    log = station.log_text()
+    for text in [LINKING_CODE, dashed(LINKING_CODE), every["url-query"], every["url-path"]]:
+        if text in log:
+            raise Failure("a linking code or its link reached the agent's log (ENR-8)")
+
+
 def clinic_keyboard(t):
     """UI-6: the clinic flow by keyboard alone: the code, Validate, Check status; a code from a
     USB scanner typed while nothing is focused; the nav to Status with Tab and Enter."""
@@ -624,6 +709,10 @@ def csrf_refusals(t):
     status, payload = post("/api/v1/dock/scans", {"X-CSRF-Token": token})
     if status != 200:
         raise Failure(f"POST /api/v1/dock/scans with the page's token answered {status}: {payload!r}")
+    # The accepted scan was looked up on the backend: the filter the cross-origin check below
+    # counts with sees the path lookups take (otherwise that check could never fail).
+    if not standin.requests("/api/mobile/scan/barcode"):
+        raise Failure("the accepted scan made no request on /api/mobile/scan/barcode: the lookup filter watches the wrong path")
     for label, headers in (("Origin of another site", {"X-CSRF-Token": token, "Origin": "http://evil.example"}),
                            ("Sec-Fetch-Site: cross-site", {"X-CSRF-Token": token, "Sec-Fetch-Site": "cross-site"})):
         status, payload = post("/api/v1/dock/scans", headers)
@@ -801,6 +890,7 @@ SCENARIOS = [
     ("dock-keyboard", dock_keyboard),
     ("clinic-flow", clinic_flow),
     ("clinic-cooldown", clinic_cooldown),
+    ("clinic-carriers", clinic_carriers),
     ("clinic-keyboard", clinic_keyboard),
     ("csrf", csrf_refusals),
     ("csp", csp_and_headers),

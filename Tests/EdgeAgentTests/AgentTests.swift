@@ -60,7 +60,10 @@ import Testing
                 return Set(kinds.compactMap { $0.payload["class"]?.stringValue }) == ["purchase-order", "product"]
             }
             try await eventually("the outbox drained") { try agent.outbox.status().depth == 0 }
-            for record in station.standin.applied where record.path == APIPath.syncPush {
+            // The filter must see the pushes awaited above, or the check below checks nothing.
+            let pushes = station.standin.applied.filter { $0.path == APIPath.syncPush }
+            #expect(pushes.count >= 2)
+            for record in pushes {
                 #expect(record.applications == 1)
             }
             // The linking-code sample is a QR too large for the region finder: the camera preset reads

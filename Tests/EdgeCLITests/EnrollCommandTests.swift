@@ -1,3 +1,6 @@
+import EdgePayloads
+import EdgeStandin
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -95,5 +98,66 @@ final class EnrollCommandTests: XCTestCase {
             XCTAssertFalse(printed.contains(code), "\(code.prefix(2)) code printed")
         }
         XCTAssertNil(printed.range(of: #"\b(at|rt)\.[A-Za-z0-9_-]{8,}"#, options: .regularExpression), "a token printed")
+    }
+
+    /// Issue #28: every carrier SCN-6 accepts enrolls from the argument, from stdin and from a
+    /// camera showing its QR code (a `replay:` camera of qrencode's image); a carrier with a
+    /// look-alike or an unknown prefix in its code gets ENR-3's message for that code (exit 3) on
+    /// each path, nothing sent.
+    func testEveryCarrierEnrollsFromTheArgumentStdinAndTheCamera() throws {
+        let standin = try StandinProcess(token: "clinic-carriers-\(UUID().uuidString)", extraArguments: ["--seed-demo-data"])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-carriers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("edge.json").path
+        try Data("""
+            {"station": {"role": "clinic", "state_dir": "\(dir.path)", "vault_backend": "keyfile"},
+             "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "\(standin.baseURL)"}],
+             "enrollment": {"retry_delay": 0.05, "request_timeout": 5, "attempt_limit": 100}}
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        var printed = ""
+        func edge(_ arguments: [String], input: String? = nil) throws -> EdgeProcess.Outcome {
+            let outcome = try EdgeProcess.run(arguments + ["--config", config, "--json"], environment: ["EDGE_STATE_DIR": dir.path], input: input.map { Data($0.utf8) })
+            printed += outcome.stdout + outcome.stderr
+            return outcome
+        }
+        func linkRequests() throws -> Int {
+            let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: standin.control("GET", "/_standin/requests")) as? [[String: Any]])
+            return all.filter { $0["path"] as? String == "/api/enrollment/link" }.count
+        }
+        func linkedServerID(_ outcome: EdgeProcess.Outcome) -> String? {
+            (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])?["server_enrollment_id"] as? String
+        }
+
+        for carrier in LinkingCodeCarriers.all(DemoData.linkingCode) {
+            let image = try LinkingCodeCarriers.qrImage(carrier.text, named: carrier.name, in: dir.path)
+            for (path, outcome) in [("argument", try edge(["enroll", carrier.text])),
+                                    ("stdin", try edge(["enroll", "-"], input: carrier.text + "\n")),
+                                    ("camera", try edge(["enroll", "--camera", "replay:" + image, "--timeout", "60"]))] {
+                XCTAssertEqual(outcome.status, 0, "\(carrier) from the \(path): \(outcome.stderr)")
+                XCTAssertEqual(linkedServerID(outcome), "enr-ab-0001", "\(carrier) from the \(path): \(outcome.stdout)")
+            }
+        }
+        let sent = try linkRequests()
+        XCTAssertEqual(sent, 15)
+
+        for (bad, message) in [("AB7KXM4PQ0", LinkingCodeError.lookAlikeMessage), ("XY7KXM4PQR", LinkingCodeError.unknownPrefixMessage)] {
+            for carrier in LinkingCodeCarriers.all(bad) {
+                var outcomes = [("argument", try edge(["enroll", carrier.text])), ("stdin", try edge(["enroll", "-"], input: carrier.text + "\n"))]
+                // The camera reads on until its time is up, then says why the code it saw cannot be used.
+                if bad.hasPrefix("XY") {
+                    let image = try LinkingCodeCarriers.qrImage(carrier.text, named: "bad-" + carrier.name, in: dir.path)
+                    outcomes.append(("camera", try edge(["enroll", "--camera", "replay:" + image, "--timeout", "3"])))
+                }
+                for (path, outcome) in outcomes {
+                    XCTAssertEqual(outcome.status, 3, "\(carrier) \(bad) from the \(path): \(outcome.stderr)")
+                    XCTAssertTrue(outcome.stderr.hasSuffix("edge: \(message)\n"), "\(carrier) \(bad) from the \(path): \(outcome.stderr)")
+                }
+            }
+        }
+        XCTAssertEqual(try linkRequests(), sent, "a refused code was sent")
+        for secret in [DemoData.linkingCode, "AB-7KX-M4PQR", "AB7KXM4PQ0", "AB-7KX-M4PQ0", "XY7KXM4PQR", "XY-7KX-M4PQR"] {
+            XCTAssertFalse(printed.contains(secret), "a code printed")
+        }
     }
 }

@@ -131,10 +131,11 @@ final class SyncCrashTests: XCTestCase {
             let key = try XCTUnwrap(record["idempotency_key"] as? String)
             XCTAssertEqual(record["applications"] as? Int, 1, "key \(key) applied \(record["applications"] ?? "?") times")
             XCTAssertTrue(appliedKeys.insert(key).inserted)
-            if let stream = record["stream"] as? String, let sequence = (record["sequence"] as? NSNumber)?.int64Value {
-                XCTAssertGreaterThan(sequence, lastSequence[stream] ?? 0, "stream \(stream) applied out of order")
-                lastSequence[stream] = sequence
-            }
+            // Every sync push record names its entry; an `if let` here let the order check skip them all.
+            let stream = try XCTUnwrap(record["stream"] as? String, "key \(key) has no stream")
+            let sequence = try XCTUnwrap((record["sequence"] as? NSNumber)?.int64Value, "key \(key) has no sequence")
+            XCTAssertGreaterThan(sequence, lastSequence[stream] ?? 0, "stream \(stream) applied out of order")
+            lastSequence[stream] = sequence
         }
         XCTAssertTrue(committed.isSubset(of: appliedKeys), "missing on the server: \(committed.subtracting(appliedKeys).count) of \(committed.count)")
         // Enqueues killed after their commit but before printing are applied too; nothing else is.

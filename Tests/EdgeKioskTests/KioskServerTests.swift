@@ -4,6 +4,7 @@ import EdgeCore
 import EdgeCrypto
 import EdgeEnrollment
 import EdgeKiosk
+import EdgePayloads
 import EdgeReceiving
 import EdgeStandin
 import EdgeStation
@@ -29,14 +30,15 @@ import Testing
         var directory: TemporaryDirectory { test.directory }
         var standin: Standin { test.standin }
 
-        /// `images`: what the dock camera replays (samples/); `ui`: the `ui` section.
+        /// `images`: what the dock camera replays (samples/, or absolute paths); `ui`: the `ui`
+        /// section; `repeatGap`: the station's (0: every frame's read is reported).
         init(role: String = "both", images: [String] = ["po-code128.png", "vendor.png"], ui: String = #"{"listen": "127.0.0.1:0"}"#,
-             pin: String? = nil) async throws {
-            let samples = images.map { PackageFiles.path("samples/" + $0) }.joined(separator: ",")
+             pin: String? = nil, repeatGap: Double = 3600) async throws {
+            let samples = images.map { $0.hasPrefix("/") ? $0 : PackageFiles.path("samples/" + $0) }.joined(separator: ",")
             test = try await TestStation(role: role, name: "kiosk-1", cameras: #"[{"name": "dock", "device": "replay:\#(samples)", "fps": 5}]"#,
-                                         station: #""repeat_gap": 3600"#, sections: #"""
+                                         station: #""repeat_gap": \#(repeatGap)"#, sections: #"""
                                              "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "{base}"}],
-                                             "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05},
+                                             "enrollment": {"status_poll_interval": 3600, "request_timeout": 5, "retry_delay": 0.05, "attempt_limit": 100},
                                              "receiving": {"tenant_id": "\#(DemoData.tenantID)"}, "ui": \#(ui)
                                              """#, token: KioskServerTests.token, pin: pin, prefix: "edge-kiosk")
             agent = try test.start().agent
@@ -261,6 +263,92 @@ import Testing
             // Held once: a second validation needs a second read.
             (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
             #expect(status == 422 && Self.errorCode(data) == "no-code-seen")
+        }
+    }
+
+    // MARK: linking-code carriers (issue #28)
+
+    static let carriers = LinkingCodeCarriers.all(DemoData.linkingCode)
+
+    /// `{"code": text, ...}` with `text` escaped as JSON (a JSON card carrier holds quotes).
+    static func body(_ fields: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
+    /// The field as a wedge scanner or the coordinator fills it: every carrier is checked as it
+    /// would enroll, shown as its code once complete, and enrolls, typed or scanned.
+    @Test func everyCarrierInTheCodeFieldIsCheckedAndEnrolls() async throws {
+        try await withStopping(Station(role: "clinic")) { station in
+            let token = try await station.csrfToken()
+            for carrier in Self.carriers {
+                var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: try Self.body(["code": carrier.text]), token: token)
+                #expect(status == 200)
+                let check = try Self.object(data)
+                #expect(check["complete"] as? Bool == true && check["display"] as? String == "AB-7KX-M4PQR", "\(carrier): \(check)")
+                try PythonCheck.validate(json: data, openAPIComponent: "CodeCheck", document: "models/kiosk-api.openapi.json")
+                for source in ["typed", "scanned"] {
+                    (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: try Self.body(["code": carrier.text, "source": source]), token: token)
+                    #expect(status == 200, "\(carrier) \(source): \(String(decoding: data, as: UTF8.self))")
+                    let enrollment = try Self.object(data)
+                    #expect(enrollment["server_enrollment_id"] as? String == "enr-ab-0001" && enrollment["masked_code"] as? String == "AB-***-*****",
+                            "\(carrier) \(source)")
+                }
+            }
+            #expect(station.standin.requests.filter { $0.path == APIPath.enrollmentLink }.count == Self.carriers.count * 2)
+        }
+    }
+
+    @Test func aCarrierWithAMalformedCodeInTheFieldGetsENR3ForTheCodeInside() async throws {
+        try await withStopping(Station(role: "clinic")) { station in
+            let token = try await station.csrfToken()
+            for (bad, message) in [("AB7KXM4PQ0", LinkingCodeError.lookAlikeMessage), ("XY7KXM4PQR", LinkingCodeError.unknownPrefixMessage)] {
+                for carrier in LinkingCodeCarriers.all(bad) {
+                    var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: try Self.body(["code": carrier.text]), token: token)
+                    let check = try Self.object(data)
+                    #expect(status == 200 && check["complete"] as? Bool == false, "\(carrier)")
+                    #expect(check["message"] as? String == message, "\(carrier) \(bad): \(check)")
+                    // A link or card keeps its text in the field (an empty display is never written there).
+                    #expect(check["display"] as? String == (carrier.reported == "bare" ? LinkingCodeCarriers.formatted(bad) : ""), "\(carrier)")
+                    (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: try Self.body(["code": carrier.text]), token: token)
+                    #expect(status == 422 && Self.errorCode(data) == "local-validation", "\(carrier)")
+                    #expect((try Self.object(data)["error"] as? [String: Any])?["message"] as? String == message, "\(carrier) \(bad)")
+                }
+            }
+            #expect(station.standin.requests.filter { $0.path == APIPath.enrollmentLink }.isEmpty)
+        }
+    }
+
+    /// The kiosk's camera path: a station whose camera shows the carrier's QR code holds the code
+    /// it carries, and "Validate scanned code" enrolls it.
+    @Test func everyCarrierHeldToTheKiosksCameraEnrolls() async throws {
+        let images = try TemporaryDirectory(prefix: "edge-kiosk-carriers")
+        for carrier in Self.carriers {
+            let image = try LinkingCodeCarriers.qrImage(carrier.text, named: carrier.name, in: images.path)
+            try await withStopping(Station(role: "clinic", images: [image])) { station in
+                let token = try await station.csrfToken()
+                try await eventually("the camera read the \(carrier) carrier") { try station.agent.events.count() >= 1 }
+                let (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+                #expect(status == 200, "\(carrier): \(String(decoding: data, as: UTF8.self))")
+                #expect(try Self.object(data)["server_enrollment_id"] as? String == "enr-ab-0001", "\(carrier)")
+            }
+        }
+    }
+
+    /// A link whose code's prefix no sponsor has, held to the kiosk's camera: the screen is told
+    /// ENR-3's message for that code (every frame's read is reported here, so the live stream sees
+    /// one), and nothing is held. (Parsing the whole link said "look-alike" for any link.)
+    @Test func aMalformedCodeInALinkHeldToTheKiosksCameraGetsENR3() async throws {
+        let images = try TemporaryDirectory(prefix: "edge-kiosk-carriers")
+        let image = try LinkingCodeCarriers.qrImage("https://enroll.portal.example/l/XY7KXM4PQR", named: "unknown-prefix", in: images.path)
+        try await withStopping(Station(role: "clinic", images: [image], repeatGap: 0)) { station in
+            let token = try await station.csrfToken()
+            try await eventually("the live stream shows the camera's refusal") {
+                let live = try Self.readEvents(station.base + "/api/v1/events", lastEventID: "0", seconds: 2)
+                return live.contains("event: linking-code") && live.contains(#""message":"\#(LinkingCodeError.unknownPrefixMessage)""#)
+            }
+            let (status, _, data) = try await station.post("/api/v1/clinic/enrollments", json: #"{"camera": true}"#, token: token)
+            #expect(status == 422 && Self.errorCode(data) == "no-code-seen")
+            #expect(station.standin.requests.filter { $0.path == APIPath.enrollmentLink }.isEmpty)
         }
     }
 

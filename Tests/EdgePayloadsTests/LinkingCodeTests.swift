@@ -3,7 +3,7 @@ import XCTest
 
 final class LinkingCodeTests: XCTestCase {
     func testDescriptionIsRedacted() throws {
-        let code = try LinkingCode(parsing: "AB-CDE-FGHJK", source: .typed, sponsors: try Fixtures.sponsors)
+        let code = try LinkingCode(carriedBy: "AB-CDE-FGHJK", source: .typed, sponsors: try Fixtures.sponsors)
         XCTAssertEqual("\(code)", "AB-***-*****")
         XCTAssertFalse(String(reflecting: code).contains("CDE"))
     }

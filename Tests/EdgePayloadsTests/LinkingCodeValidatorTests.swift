@@ -5,7 +5,7 @@ final class LinkingCodeValidatorTests: XCTestCase {
     private func error(_ input: String, _ source: LinkingCodeInputSource = .typed) throws -> LinkingCodeError? {
         let sponsors = try Fixtures.sponsors
         do {
-            _ = try LinkingCode(parsing: input, source: source, sponsors: sponsors)
+            _ = try LinkingCode(carriedBy: input, source: source, sponsors: sponsors)
             return nil
         } catch {
             return error
@@ -58,12 +58,12 @@ final class LinkingCodeValidatorTests: XCTestCase {
 
     func testValidCodes() throws {
         let sponsors = try Fixtures.sponsors
-        let code = try LinkingCode(parsing: "ab-cde-fghjk", source: .typed, sponsors: sponsors)
+        let code = try LinkingCode(carriedBy: "ab-cde-fghjk", source: .typed, sponsors: sponsors)
         XCTAssertEqual(code.value, "ABCDEFGHJK")
         XCTAssertEqual(code.formatted, "AB-CDE-FGHJK")
         XCTAssertEqual(code.prefix, "AB")
         XCTAssertEqual(code.sponsor.sponsorID, "sponsor-a")
-        let digits = try LinkingCode(parsing: "3467894678", source: .scanned, sponsors: sponsors)
+        let digits = try LinkingCode(carriedBy: "3467894678", source: .scanned, sponsors: sponsors)
         XCTAssertEqual(digits.sponsor.sponsorID, "sponsor-b")
         XCTAssertEqual(digits.formatted, "34-678-94678")
     }

@@ -54,6 +54,7 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertEqual(result.text, "PO-2026-00042")
         XCTAssertTrue(result.pass.description.hasPrefix("rotate-"), result.pass.description)
         XCTAssertEqual(result.orientation, .unknown)
+        XCTAssertFalse(result.points.isEmpty)
         for p in result.points {
             XCTAssertTrue((0...image.width).contains(p.x) && (0...image.height).contains(p.y), "\(p) outside \(image.width)x\(image.height)")
         }
@@ -76,13 +77,16 @@ final class BarcodeReaderTests: XCTestCase {
         let cropped = full.withView { $0.cropped(x: 32, y: 32, width: full.width - 64, height: full.height - 64) }
         let results = try BarcodeReader(options: ReaderOptions(formats: [.qr], timeBudget: unlimited)).read(cropped)
         XCTAssertEqual(results.first?.text, "AB-7KX-M4PQR")
-        let plain = try BarcodeReader(options: .plainOnly(formats: [.qr])).read(full).first
-        // Corners from a padded pass map back into the cropped image's coordinates.
-        if let r = results.first, r.pass != .plain, let plain {
-            for (a, b) in zip(r.points, plain.points) {
-                XCTAssertEqual(Double(a.x), Double(b.x - 32), accuracy: 3)
-                XCTAssertEqual(Double(a.y), Double(b.y - 32), accuracy: 3)
-            }
+        let plain = try XCTUnwrap(try BarcodeReader(options: .plainOnly(formats: [.qr])).read(full).first)
+        // Corners from a padded pass map back into the cropped image's coordinates. (This was inside
+        // an `if` on both reads, so a failing read or an empty corner list asserted nothing.)
+        let r = try XCTUnwrap(results.first)
+        XCTAssertNotEqual(r.pass, .plain, "the cropped code has no quiet zone: a padded pass reads it")
+        XCTAssertEqual(r.points.count, 4)
+        XCTAssertEqual(plain.points.count, 4)
+        for (a, b) in zip(r.points, plain.points) {
+            XCTAssertEqual(Double(a.x), Double(b.x - 32), accuracy: 3)
+            XCTAssertEqual(Double(a.y), Double(b.y - 32), accuracy: 3)
         }
     }
 
@@ -125,6 +129,7 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertEqual(read.pass, ScanPass([.downscaleThreeHalves], lines: .sparse))
         let full = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(lines: .sparse)])).read(qr).first)
         XCTAssertEqual(read.points.count, 4)
+        XCTAssertEqual(full.points.count, 4, "zip over no corners would compare nothing")
         for (a, b) in zip(read.points, full.points) {
             XCTAssertEqual(Double(a.x), Double(b.x), accuracy: 3)
             XCTAssertEqual(Double(a.y), Double(b.y), accuracy: 3)
@@ -279,6 +284,7 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertEqual(results.map(\.text), [outerText, innerText])
         // The inner code is reported where it is, in the image's own coordinates.
         let low = at / 2 - 2, high = (at + inner.width) / 2 + 2
+        XCTAssertEqual(results.last?.points.count, 4, "the inner code's corners")
         for point in results.last?.points ?? [] {
             XCTAssert((low...high).contains(point.x) && (low...high).contains(point.y), "\(point) outside \(low)...\(high)")
         }

@@ -50,6 +50,7 @@ final class CodeRegionFinderTests: XCTestCase {
         let found = try XCTUnwrap(reader.read(frame).first)
         XCTAssertEqual(found.text, "PO-2026-00042")
         XCTAssertEqual(found.pass.description, "regions")
+        XCTAssertFalse(found.points.isEmpty)
         for p in found.points {
             XCTAssertTrue(box.x - 2 <= p.x && p.x <= box.x + box.width + 2 && box.y - 2 <= p.y && p.y <= box.y + box.height + 2,
                           "\(p) maps back into the pasted code \(box)")

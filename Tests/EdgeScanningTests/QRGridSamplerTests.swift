@@ -42,6 +42,7 @@ final class QRGridSamplerTests: XCTestCase {
         // The corners are where the bent code's are: 18 px in, the sag (about 2 px that near the
         // sides) added below.
         let expected = [(18, 20), (18, 251), (249, 251), (249, 20)]
+        XCTAssertEqual(results.first?.points.count, expected.count, "zip over no corners would compare nothing")
         for (point, corner) in zip(results.first?.points ?? [], expected) {
             XCTAssertLessThanOrEqual(abs(point.x - corner.0) + abs(point.y - corner.1), 6, "\(point) against \(corner)")
         }

@@ -388,6 +388,10 @@
     cooldownTimer = setInterval(tick, 1000);
   }
 
+  // #code-input takes up to 512 characters, not ENR-2's 12: a wedge scanner types the whole
+  // carrier a QR holds (a link, a JSON card) and the station reads the code out of it (issue #28).
+  // The 12-character cap of a typed bare code is the server's (LinkingCodeNormalizer), and a
+  // complete carrier comes back from code-check as its formatted code, which replaces it here.
   let checkSerial = 0;
   async function checkCode(input) {
     const serial = ++checkSerial;
@@ -400,7 +404,10 @@
     const check = result.json;
     hint.dataset.state = check.complete ? 'complete' : 'incomplete';
     hint.textContent = check.complete ? 'Ready: ' + check.display + '. Press Enter to validate.' : (check.message || '');
-    if (check.display && check.display !== typed && check.display.length <= 12) input.value = check.display;
+    // Only a bare code is regrouped while it is typed; a link or card half-typed (a scanner that
+    // paused) keeps its text, and is replaced by its code once complete.
+    const bare = /^[A-Za-z0-9\s\u2010-\u2015\u2212-]*$/.test(typed);
+    if (check.display && check.display !== typed && check.display.length <= 12 && (bare || check.complete)) input.value = check.display;
   }
 
   function showEnrollment(json) {
