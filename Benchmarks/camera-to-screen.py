@@ -110,6 +110,7 @@ def read_to_screen(binary, reads):
             stop(process)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory + "-keys", ignore_errors=True)  # the vault keys beside the state directory
 
 
 def cpu_seconds(pid):
@@ -134,6 +135,7 @@ def idle_cpu(binary, seconds):
             stop(process)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory + "-keys", ignore_errors=True)  # the vault keys beside the state directory
 
 
 def percentile(values, p):
