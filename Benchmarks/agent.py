@@ -99,6 +99,7 @@ def run_once(edge, replay, seconds, width, height):
                 "exit": agent.returncode}
     finally:
         shutil.rmtree(state, ignore_errors=True)
+        shutil.rmtree(str(state) + "-keys", ignore_errors=True)  # the vault keys beside the state directory
 
 
 def main():

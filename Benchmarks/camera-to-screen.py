@@ -116,6 +116,7 @@ def read_to_screen(binary, reads):
             stop(process)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory + "-keys", ignore_errors=True)  # the vault keys beside the state directory
 
 
 def read_to_dom(binary, reads, chromium):
@@ -196,6 +197,7 @@ def idle_cpu(binary, seconds):
             stop(process)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory + "-keys", ignore_errors=True)  # the vault keys beside the state directory
 
 
 def percentile(values, p):

@@ -76,6 +76,9 @@ public final class Agent: Sendable {
     /// What capabilities were given (the same for all).
     public let context: StationContext
     private let configurationState: Locked<StationConfiguration>
+    /// The capabilities' sections the starting configuration was checked with; every reload
+    /// checks the file with them too (AGT-10).
+    private let configurationSections: [ConfigurationSection]
     private let cameras: CameraSupervisor
     private let pullWake = WakeSignal()
     private let group: ServiceGroup
@@ -89,6 +92,7 @@ public final class Agent: Sendable {
         paths = StationPaths.resolve(configuration, environment: dependencies.environment)
         let configurationState = Locked(configuration)
         self.configurationState = configurationState
+        configurationSections = configuration.sections
         try paths.createStateDirectory()
         let database: EdgeDatabase
         do {
@@ -104,7 +108,11 @@ public final class Agent: Sendable {
         let startedAt = now()
         var openedVault: StationVault?
         do {
-            openedVault = try StationVault.open(configuration, paths: paths, environment: dependencies.environment)
+            let opened = try StationVault.open(configuration, paths: paths, environment: dependencies.environment)
+            for old in opened.movedKeys {
+                logger.notice("vault keys moved to the key directory", metadata: ["event": "vault.keys_moved", "from": "\(old)", "to": "\(opened.keyDirectory)"])
+            }
+            openedVault = opened
         } catch {
             logger.error("vault not available", metadata: ["event": "vault.unavailable", "reason": "\(error.message)"])
             state.setPart("vault", .failed, reason: error.message)
@@ -295,18 +303,21 @@ public final class Agent: Sendable {
         return pending
     }
 
-    /// Reloads from the configuration's file; an invalid file is refused with the reason and
-    /// the running configuration stays (AGT-2).
+    /// Reloads from the configuration's file; an invalid file (a bad value, an unknown key) is
+    /// refused with every reason, one log line each, and the running configuration stays
+    /// (AGT-2, AGT-10). Throws the first problem.
     public func reloadFromFile() async throws(StationConfigurationError) {
         guard let path = configuration.path else { return }
-        do {
-            let new = try StationConfiguration.load(path: path)
-            await reload(new)
-        } catch {
-            state.update { $0.lastReloadError = error.message }
-            logger.error("configuration refused; the running one stays", metadata: ["event": "agent.reload_refused", "reason": "\(error.message)"])
-            throw error
+        let (new, problems) = StationConfiguration.evaluate(path: path, sections: configurationSections)
+        guard let new else {
+            let first = problems.first ?? StationConfigurationError(.invalid, keyPath: "", "is not valid", file: path)
+            state.update { $0.lastReloadError = problems.map(\.message).joined(separator: "; ") }
+            for problem in problems {
+                logger.error("configuration refused; the running one stays", metadata: ["event": "agent.reload_refused", "reason": "\(problem.message)"])
+            }
+            throw first
         }
+        await reload(new)
     }
 
     static func cameraContext(_ configuration: StationConfiguration) -> CameraSupervisor.Context {

@@ -1,4 +1,5 @@
 import EdgeCapture
+import EdgeCore
 import FoundationEssentials
 
 /// One entry of edge.json's `cameras` section (HW-4): capture settings and controls for a
@@ -11,6 +12,14 @@ public struct CameraSettings: Decodable, Sendable, Equatable {
     public let buffers: Int?
     /// Control name (as `edge cameras --controls`/v4l2-ctl print it) → value.
     public let controls: [String: Int]?
+
+    /// The keys of one `cameras[]` entry; `controls` is keyed by control names (unknown keys
+    /// elsewhere are refused).
+    public static let configurationKeys = ConfigurationKeys.object(CodingKeys.self, nested: [.controls: .map(.value)])
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case usb, format, width, height, buffers, controls
+    }
 
     /// The configuration for a camera of this model, starting from the defaults. `keyPath` is
     /// where the entry sits in edge.json, for the message.

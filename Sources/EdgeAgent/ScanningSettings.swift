@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeScanning
 
 /// The `scanning` section of edge.json: which symbologies this station reads and how Code 39 is
@@ -13,7 +14,10 @@ public struct ScanningSettings: Sendable, Equatable, Decodable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of the `scanning` section (unknown ones are refused).
+    public static let configurationKeys = ConfigurationKeys.object(CodingKeys.self)
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case symbologies
         case code39FullASCII = "code39_full_ascii"
         case code39CheckDigit = "code39_check_digit"

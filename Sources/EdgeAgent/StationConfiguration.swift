@@ -14,6 +14,14 @@ import FoundationEssentials
 /// /etc/edge/edge.json; with none of them the station has an empty configuration (no sponsor
 /// table: every linking code is reported as not recognized, which is true for such a station).
 /// Every error names the file and the key path.
+///
+/// Decision, unknown keys (AGT-10): refused, each with the nearest known key when one is close
+/// (`station.nmae: unknown key; did you mean station.name?`), since a typo silently skipped leaves
+/// a default running that the operator believes changed. The known keys are the decoders' own
+/// (`ConfigurationKeys` from their `CodingKeys`): the core sections here, the capabilities'
+/// through `sections` (`StationSchema.configurationSections`). Every section is checked on its
+/// own, so `check` reports every problem of the file at once: all unknown keys, then the first
+/// bad value of each section.
 public struct StationConfiguration: Sendable {
     public static let systemPath = "/etc/edge/edge.json"
     /// Configuration is small; a larger file is a mistake or an attack.
@@ -32,8 +40,25 @@ public struct StationConfiguration: Sendable {
     public var scanning = ScanningSettings()
     /// The file's bytes, for the sections capabilities read themselves (`section(_:as:)`).
     public var document: Data?
+    /// The capabilities' sections this configuration was checked with; a reload checks the new
+    /// file with the same ones.
+    public var sections: [ConfigurationSection] = []
 
     public init() {}
+
+    /// The top-level sections this module decodes, with their keys.
+    public static let coreKeys: [String: ConfigurationKeys] = PayloadConfig.configurationSections.merging([
+        "cameras": .array(CameraSettings.configurationKeys),
+        "sync": SyncSettings.configurationKeys,
+        "push": PushSettings.configurationKeys,
+        "station": StationSettings.configurationKeys,
+        "scanning": ScanningSettings.configurationKeys,
+    ]) { core, _ in core }
+
+    /// Every key edge.json may hold: the core sections and `sections`.
+    public static func knownKeys(sections: [ConfigurationSection]) -> ConfigurationKeys {
+        .object(coreKeys.merging(sections.map { ($0.name, $0.keys) }) { core, _ in core })
+    }
 
     /// A capability's own top-level section (`enrollment`, `receiving`, ...), decoded with its
     /// key path in any error. Decision: capabilities own their sections so this module does not
@@ -54,90 +79,138 @@ public struct StationConfiguration: Sendable {
         }
     }
 
-    /// Finds and loads the configuration as described above.
-    public static func load(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(StationConfigurationError) -> StationConfiguration {
+    /// The file `load(explicitPath:)` reads: `explicitPath`, then $EDGE_CONFIG, then
+    /// /etc/edge/edge.json when it exists; nil for none.
+    public static func resolvePath(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let env = environment["EDGE_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let path = explicitPath ?? env ?? (FileManager.default.fileExists(atPath: systemPath) ? systemPath : nil) else {
-            return StationConfiguration()
-        }
-        return try load(path: path)
+        return explicitPath ?? env ?? (FileManager.default.fileExists(atPath: systemPath) ? systemPath : nil)
     }
 
-    public static func load(path: String) throws(StationConfigurationError) -> StationConfiguration {
+    /// Finds and loads the configuration as described above.
+    public static func load(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            sections: [ConfigurationSection] = []) throws(StationConfigurationError) -> StationConfiguration {
+        guard let path = resolvePath(explicitPath: explicitPath, environment: environment) else {
+            var configuration = StationConfiguration()
+            configuration.sections = sections
+            return configuration
+        }
+        return try load(path: path, sections: sections)
+    }
+
+    /// Loads `path`, refusing it with its first problem (`check` lists them all).
+    public static func load(path: String, sections: [ConfigurationSection] = []) throws(StationConfigurationError) -> StationConfiguration {
+        let (configuration, problems) = evaluate(path: path, sections: sections)
+        guard let configuration else { throw problems.first ?? StationConfigurationError(.invalid, keyPath: "", "is not valid", file: path) }
+        return configuration
+    }
+
+    /// Every problem of the file at `path` (AGT-10, `edge config check`); empty when it loads.
+    public static func check(path: String, sections: [ConfigurationSection] = []) -> [StationConfigurationError] {
+        evaluate(path: path, sections: sections).problems
+    }
+
+    /// The configuration in `path`, or every problem that stops it, each naming the file.
+    static func evaluate(path: String, sections: [ConfigurationSection]) -> (configuration: StationConfiguration?, problems: [StationConfigurationError]) {
         let data: [UInt8]
         do {
             // Regular files only: a FIFO in its place must not hang the agent's start or reload.
             data = try PosixFile.readAll(path: path, maxBytes: maxBytes, allowSpecial: false)
         } catch where error.code == .tooLarge {
-            throw StationConfigurationError(.tooLarge, keyPath: "", "is larger than \(maxBytes) bytes", file: path)
+            return (nil, [StationConfigurationError(.tooLarge, keyPath: "", "is larger than \(maxBytes) bytes", file: path)])
         } catch {
-            throw StationConfigurationError(.unreadable, keyPath: "", "cannot be read: \(error.context["reason"] ?? error.code.rawValue)", file: path)
+            return (nil, [StationConfigurationError(.unreadable, keyPath: "", "cannot be read: \(error.context["reason"] ?? error.code.rawValue)", file: path)])
         }
-        do {
-            var configuration = try parse(Data(data))
-            configuration.path = path
-            // Replayed images are named relative to the file, like every path in it.
-            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-            for index in configuration.station.cameras.indices {
-                guard let files = configuration.station.cameras[index].replayFiles else { continue }
-                configuration.station.cameras[index].device = "replay:" + files.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }.joined(separator: ",")
-            }
-            return configuration
-        } catch {
-            throw error.located(in: path)
+        let (parsed, problems) = evaluate(Data(data), sections: sections)
+        guard var configuration = parsed else { return (nil, problems.map { $0.located(in: path) }) }
+        configuration.path = path
+        // Replayed images are named relative to the file, like every path in it.
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        for index in configuration.station.cameras.indices {
+            guard let files = configuration.station.cameras[index].replayFiles else { continue }
+            configuration.station.cameras[index].device = "replay:" + files.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }.joined(separator: ",")
         }
+        return (configuration, [])
     }
 
-    /// Parses the file's bytes; errors carry the key path but not the file.
-    public static func parse(_ data: Data) throws(StationConfigurationError) -> StationConfiguration {
+    /// Parses the file's bytes, refusing them with their first problem; errors carry the key
+    /// path but not the file.
+    public static func parse(_ data: Data, sections: [ConfigurationSection] = []) throws(StationConfigurationError) -> StationConfiguration {
+        let (configuration, problems) = evaluate(data, sections: sections)
+        guard let configuration else { throw problems.first ?? StationConfigurationError(.invalid, keyPath: "", "is not valid") }
+        return configuration
+    }
+
+    /// The configuration in `data`, or every problem that stops it: unknown keys first (in
+    /// key-path order), then each section's first bad value, section by section.
+    static func evaluate(_ data: Data, sections: [ConfigurationSection]) -> (configuration: StationConfiguration?, problems: [StationConfigurationError]) {
+        // Not JSON, or not an object: nothing more can be said.
+        do {
+            _ = try JSONDecoder().decode(TopLevelObject.self, from: data)
+        } catch {
+            return (nil, [decodingError(error)])
+        }
         var configuration = StationConfiguration()
         configuration.document = data
-        do {
-            configuration.payloads = try PayloadConfig(json: data)
-        } catch {
-            throw StationConfigurationError(.invalid, keyPath: error.context["path"] ?? "", Self.reason(error.message, path: error.context["path"]))
+        configuration.sections = sections
+        var problems = UnknownKeyFinder.problems(in: data, keys: knownKeys(sections: sections))
+        func collect(_ body: () throws(StationConfigurationError) -> Void) {
+            do { try body() } catch { problems.append(error) }
         }
-        let sections: Sections
-        do {
-            sections = try JSONDecoder().decode(Sections.self, from: data)
-        } catch {
-            throw Self.decodingError(error)
+        collect { () throws(StationConfigurationError) in
+            do throws(PayloadConfigError) {
+                configuration.payloads = try PayloadConfig(json: data)
+            } catch {
+                throw StationConfigurationError(.invalid, keyPath: error.context["path"] ?? "", Self.reason(error.message, path: error.context["path"]))
+            }
         }
-        do {
-            try sections.sync?.validate()
-            try sections.push?.validate()
-        } catch let error as SyncError {
-            throw StationConfigurationError(.invalid, keyPath: error.context["key"] ?? "sync", Self.reason(error.message, path: error.context["key"]))
-        } catch let error as FCMError {
-            throw StationConfigurationError(.invalid, keyPath: error.context["key"] ?? "push", Self.reason(error.message, path: error.context["key"]))
-        } catch {
-            throw StationConfigurationError(.invalid, keyPath: "", "\(error)")
+        collect { () throws(StationConfigurationError) in
+            let sync = try configuration.section("sync", as: SyncSettings.self)
+            do throws(SyncError) {
+                try sync?.validate()
+            } catch {
+                throw StationConfigurationError(.invalid, keyPath: error.context["key"] ?? "sync", Self.reason(error.message, path: error.context["key"]))
+            }
+            configuration.sync = sync
         }
-        configuration.sync = sections.sync
-        configuration.push = sections.push
-        for (index, entry) in (sections.cameras ?? []).enumerated() {
-            configuration.cameraModels[entry.usb.lowercased()] = try entry.configuration(keyPath: "cameras[\(index)]")
+        collect { () throws(StationConfigurationError) in
+            let push = try configuration.section("push", as: PushSettings.self)
+            do throws(FCMError) {
+                try push?.validate()
+            } catch {
+                throw StationConfigurationError(.invalid, keyPath: error.context["key"] ?? "push", Self.reason(error.message, path: error.context["key"]))
+            }
+            configuration.push = push
         }
-        configuration.scanning = sections.scanning ?? ScanningSettings()
-        if let station = sections.station {
-            try station.validate()
-            configuration.station = station
+        collect { () throws(StationConfigurationError) in
+            for (index, entry) in (try configuration.section("cameras", as: [CameraSettings].self) ?? []).enumerated() {
+                configuration.cameraModels[entry.usb.lowercased()] = try entry.configuration(keyPath: "cameras[\(index)]")
+            }
         }
-        return configuration
+        collect { () throws(StationConfigurationError) in
+            if let station = try configuration.section("station", as: StationSettings.self) {
+                try station.validate()
+                configuration.station = station
+            }
+        }
+        collect { () throws(StationConfigurationError) in
+            configuration.scanning = try configuration.section("scanning", as: ScanningSettings.self) ?? ScanningSettings()
+        }
+        for section in sections {
+            let checked = configuration
+            collect { () throws(StationConfigurationError) in try section.check(checked) }
+        }
+        return problems.isEmpty ? (configuration, []) : (nil, problems)
     }
 
     public func classifier() -> PayloadClassifier {
         payloads.map { PayloadClassifier(config: $0) } ?? PayloadClassifier(sponsors: .empty)
     }
 
-    /// The sections decoded with Codable (the payload section has its own strict parser).
-    private struct Sections: Decodable {
-        let sync: SyncSettings?
-        let push: PushSettings?
-        let cameras: [CameraSettings]?
-        let station: StationSettings?
-        let scanning: ScanningSettings?
+    /// Decodes only when the document is a JSON object.
+    private struct TopLevelObject: Decodable {
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: SectionWrapper<Int>.AnyKey.self)
+        }
     }
 
     /// A decoding failure as the key path it happened at and what was expected there.

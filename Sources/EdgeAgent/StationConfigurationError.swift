@@ -10,6 +10,8 @@ public enum StationConfigurationErrorCode: String, Sendable, Hashable {
     case unreadable
     case tooLarge = "too-large"
     case invalid
+    /// A key no part of edge reads (AGT-10): a typo, or a key of another version.
+    case unknownKey = "unknown-key"
 }
 
 extension CodedError where Code == StationConfigurationErrorCode {

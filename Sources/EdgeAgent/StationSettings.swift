@@ -1,4 +1,5 @@
 import EdgeCapture
+import EdgeCore
 import FoundationEssentials
 
 /// edge.json's `station` section: what `edge run` runs (AGT-1..4). Every key is optional; a file
@@ -14,8 +15,9 @@ public struct StationSettings: Decodable, Sendable, Equatable {
     /// Where the database lives (AGT-3); see `StationPaths` for the order of precedence.
     public var stateDirectory: String?
     public var vaultDirectory: String?
-    /// Where the vault's key generations live (default `<state>/vault-keys`): outside the vault
-    /// directory, so crypto-erase holds against a copy of it.
+    /// Where the vault's key generations live (default `<state>-keys`, beside the state
+    /// directory): outside the vault and state directories, so crypto-erase holds against a
+    /// backup of either (`StationPaths`).
     public var vaultKeyDirectory: String?
     /// keyfile, tpm2, keyfile+tpm2 or auto, as for `edge vault --backend`.
     public var vaultBackend: String = "auto"
@@ -30,7 +32,12 @@ public struct StationSettings: Decodable, Sendable, Equatable {
     /// Seconds an unchanged code stays unreported while it stays in view (SCN-7).
     public var repeatGap: Double = 1.5
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of the `station` section (unknown ones are refused).
+    public static let configurationKeys = ConfigurationKeys.object(CodingKeys.self, nested: [
+        .cameras: .array(StationCamera.configurationKeys), .scanEvents: ScanEventPolicy.configurationKeys,
+    ])
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case name, role, tcti, cameras, metrics
         case stateDirectory = "state_dir"
         case vaultDirectory = "vault_dir"
@@ -106,7 +113,9 @@ public struct StationCamera: Decodable, Sendable, Equatable {
     public var width: Int?
     public var height: Int?
 
-    enum CodingKeys: String, CodingKey { case name, device, fps, format, width, height }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, device, fps, format, width, height }
+
+    static let configurationKeys = ConfigurationKeys.object(CodingKeys.self)
 
     public init(name: String, device: String, fps: Double = 30) {
         self.name = name
@@ -174,10 +183,13 @@ public struct ScanEventPolicy: Decodable, Sendable, Equatable {
     public var defaultAction: Action = .keep
     public var classes: [String: Action] = ["purchase-order": .sync, "vendor": .sync, "material": .sync, "product": .sync]
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case defaultAction = "default"
         case classes
     }
+
+    /// `classes` is keyed by payload class names, which the operator may add.
+    static let configurationKeys = ConfigurationKeys.object(CodingKeys.self, nested: [.classes: .map(.value)])
 
     public init() {}
 

@@ -21,6 +21,10 @@ public final class StationVault: @unchecked Sendable {
     public let directory: String
     /// Why a present TPM was not used, when that happened (item 8: never a silent downgrade).
     public let tpmRefusal: String?
+    /// Where the key generations live, and the older places this open moved them from (the
+    /// opener logs the move).
+    public let keyDirectory: String
+    public let movedKeys: [String]
 
     /// The station's vault as edge.json and the environment name it: the backend
     /// (`station.vault_backend`), the TPM's TCTI (`station.tcti`, `EDGE_TCTI`, else the kernel's
@@ -33,7 +37,8 @@ public final class StationVault: @unchecked Sendable {
         setenv("TSS2_LOG", "all+NONE", 0)
         let choice = VaultBackendChoice(rawValue: configuration.station.vaultBackend) ?? .auto
         let tcti = configuration.station.tcti ?? environment["EDGE_TCTI"] ?? "device:/dev/tpmrm0"
-        return StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti))
+        return StationVault(try Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: choice, tcti: tcti,
+                                      legacyKeyDirectories: paths.legacyVaultKeyDirectory.map { [$0] } ?? []))
     }
 
     public init(_ vault: Vault) {
@@ -41,6 +46,8 @@ public final class StationVault: @unchecked Sendable {
         backendReason = vault.backendReason
         directory = vault.directory
         tpmRefusal = vault.tpmRefusal
+        keyDirectory = vault.keyDirectory
+        movedKeys = vault.movedKeys
         self.vault = vault
     }
 

@@ -1,3 +1,5 @@
+import EdgeAgent
+
 /// The `enrollment` section of edge.json (models/edge-config.schema.json). Every default is the
 /// spec's figure; tests shorten the waits.
 public struct EnrollmentSettings: Sendable, Hashable, Decodable {
@@ -14,7 +16,11 @@ public struct EnrollmentSettings: Sendable, Hashable, Decodable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    /// The section as the station's loader checks it: its keys (unknown ones are refused) and
+    /// its values, whatever the station's role (AGT-10).
+    public static let configurationSection = ConfigurationSection.decoding("enrollment", as: EnrollmentSettings.self, keys: .object(CodingKeys.self))
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case requestTimeout = "request_timeout"
         case networkRetries = "network_retries"
         case retryDelay = "retry_delay"

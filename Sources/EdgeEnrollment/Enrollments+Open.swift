@@ -33,6 +33,9 @@ extension Enrollments {
         } catch {
             throw EnrollmentError(.vault, "The vault cannot be opened: \(error.message)")
         }
+        for old in vault.movedKeys {
+            logger.notice("vault keys moved to the key directory", metadata: ["event": "vault.keys_moved", "from": "\(old)", "to": "\(vault.keyDirectory)"])
+        }
         // The same zone resolver as sync's and push's: X-Timezone agrees on every request.
         let identity = StationParts.identity(deviceID: try Self.deviceID(vault), push: configuration.push)
         let transport = try PortalClient.transport(settings)

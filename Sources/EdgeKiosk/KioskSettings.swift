@@ -1,3 +1,4 @@
+import EdgeAgent
 import EdgeCore
 import FoundationEssentials
 
@@ -41,7 +42,11 @@ public struct KioskSettings: Sendable, Hashable, Decodable {
     /// Beyond loopback the PIN guards every page and call (TLS keeps it and the session private).
     public var requiresPIN: Bool { requirePIN || !isLoopback }
 
-    enum CodingKeys: String, CodingKey {
+    /// The section as the station's loader checks it: its keys (unknown ones are refused) and
+    /// its values, whatever the station's role (AGT-10).
+    public static let configurationSection = ConfigurationSection.decoding("ui", as: KioskSettings.self, keys: .object(CodingKeys.self))
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case listen
         case tlsCertificate = "tls_certificate"
         case tlsKey = "tls_key"

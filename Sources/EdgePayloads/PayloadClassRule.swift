@@ -1,3 +1,5 @@
+import EdgeCore
+
 /// A payload class added by configuration (SCN-6): a name, a regular expression and the
 /// symbologies it applies to. Rules are tried after every built-in class, in configuration order;
 /// the first match wins and is reported valid.
@@ -36,9 +38,12 @@ public struct PayloadClassRule: Sendable, Equatable, Hashable, Decodable {
         self.symbologies = Set(symbologies)
     }
 
-    private enum Keys: String, CodingKey {
+    private enum Keys: String, CodingKey, CaseIterable {
         case name, pattern, symbologies
     }
+
+    /// The keys of one `classes[]` entry (unknown ones are refused by the station's loader).
+    public static let configurationKeys = ConfigurationKeys.object(Keys.self)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)

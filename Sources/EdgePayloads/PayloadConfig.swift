@@ -1,3 +1,4 @@
+import EdgeCore
 import FoundationEssentials
 
 /// The payload part of `edge.json`: the sponsor table (ENR-4) and configured classes (SCN-6).
@@ -36,6 +37,13 @@ public struct PayloadConfig: Sendable, Equatable, Decodable {
     private enum Keys: String, CodingKey {
         case sponsors, classes
     }
+
+    /// The top-level sections this type reads, with their keys (the station's loader refuses
+    /// the keys no section reads).
+    public static let configurationSections: [String: ConfigurationKeys] = [
+        Keys.sponsors.stringValue: .array(SponsorEntry.configurationKeys),
+        Keys.classes.stringValue: .array(PayloadClassRule.configurationKeys),
+    ]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)

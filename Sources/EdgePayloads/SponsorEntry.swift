@@ -1,3 +1,4 @@
+import EdgeCore
 import FoundationEssentials
 
 /// One row of the sponsor pattern table (ENR-4): prefix -> sponsor id and backend URL.
@@ -18,11 +19,14 @@ public struct SponsorEntry: Sendable, Hashable, Decodable {
         self.backendURL = try Self.checkURL(backendURL)
     }
 
-    private enum Keys: String, CodingKey {
+    private enum Keys: String, CodingKey, CaseIterable {
         case prefix
         case sponsorID = "sponsor_id"
         case backendURL = "backend_url"
     }
+
+    /// The keys of one `sponsors[]` entry (unknown ones are refused by the station's loader).
+    public static let configurationKeys = ConfigurationKeys.object(Keys.self)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeFCM
 import EdgeHTTP
 import FoundationEssentials
@@ -24,7 +25,10 @@ public struct PushSettings: Sendable, Hashable, Decodable {
     /// Sends open at once (PSH-10; the transport adds at most 100 streams per connection).
     public var maxInFlight: Int
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of the `push` section (unknown ones are refused by the station's loader).
+    public static let configurationKeys = ConfigurationKeys.object(CodingKeys.self)
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case endpoint, serviceAccountSecret = "service_account_secret", projectID = "project_id", stationZone = "station_zone",
              receivingTeam = "receiving_team", caFile = "ca_file", requestTimeout = "request_timeout", maxInFlight = "max_in_flight"
     }

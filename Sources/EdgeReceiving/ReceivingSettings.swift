@@ -1,3 +1,4 @@
+import EdgeAgent
 import EdgeCore
 import FoundationEssentials
 
@@ -27,7 +28,11 @@ public struct ReceivingSettings: Sendable, Hashable, Decodable {
         self.confirmWait = confirmWait
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The section as the station's loader checks it: its keys (unknown ones are refused) and
+    /// its values, whatever the station's role (AGT-10).
+    public static let configurationSection = ConfigurationSection.decoding("receiving", as: ReceivingSettings.self, keys: .object(CodingKeys.self))
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case tenantID = "tenant_id"
         case photoDirectory = "photo_dir"
         case photoRetention = "photo_retention"

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeHTTP
 import EdgeStore
 import FoundationEssentials
@@ -25,7 +26,10 @@ public struct SyncSettings: Sendable, Hashable, Decodable {
     public var tokenSecret: String
     public var requestsPerMinute: Int
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of the `sync` section (unknown ones are refused by the station's loader).
+    public static let configurationKeys = ConfigurationKeys.object(CodingKeys.self)
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case baseURL = "base_url", database, pins, caFile = "ca_file", connectTimeout = "connect_timeout",
              totalTimeout = "total_timeout", maxEntries = "max_entries", maxBytes = "max_bytes",
              tokenSecret = "token_secret", requestsPerMinute = "requests_per_minute"

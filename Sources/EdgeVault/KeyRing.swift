@@ -137,44 +137,75 @@ struct KeyRing {
         try DurableFile.remove(currentPath)
     }
 
-    /// Moves the generations an older edge kept in `<vault>/keys` into this ring's directory
-    /// (called under the vault lock when a vault is opened). A rename when both are on one file
-    /// system; otherwise each file is copied durably and the original crypto-erased. When the
-    /// key directory already holds keys the two are never merged: that is what a vault directory
-    /// restored from a copy made before the move looks like, and merging would hand its old keys
-    /// back to it.
-    func adoptLegacy(_ legacy: String) throws(VaultError) {
+    /// Moves the generations an older edge kept in `legacy` (`<vault>/keys`, or the station's
+    /// old default `<state>/vault-keys`) into this ring's directory; called under the vault lock
+    /// when a vault is opened, so two processes opening at once move them once. Returns whether
+    /// anything moved.
+    ///
+    /// - A rename when the key directory is missing or empty and both are on one mount: atomic.
+    /// - Otherwise (another file system, or another mount of the same one, as systemd's
+    ///   ReadWritePaths makes: EXDEV) each file is copied durably, `current` last, then the
+    ///   originals are crypto-erased and the directory removed. The copied `current` is the
+    ///   commit point, so an interrupted move resumes at the next open: before it, the copies are
+    ///   made again from the originals; after it, the originals, every one already in the key
+    ///   directory byte for byte, are erased.
+    /// - A key directory with its own `current` is never merged with a legacy directory holding
+    ///   anything it does not hold itself: that is what a copy restored from before the move
+    ///   looks like (after a rotation or an erase), and merging would hand its old keys back.
+    func adoptLegacy(_ legacy: String) throws(VaultError) -> Bool {
         var info = stat()
         guard lstat(legacy, &info) == 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT { return false }
             throw DurableFile.failure("stat", legacy)
         }
         try DurableFile.ensurePrivateDirectory(legacy)
-        if DurableFile.exists(directory) {
+        var present: [String] = []
+        var here = stat()
+        if lstat(directory, &here) == 0 {
+            // The same directory by another name (a symlink, `.` in a path): nothing to move, and
+            // erasing "the originals" would erase the keys.
+            if here.st_dev == info.st_dev && here.st_ino == info.st_ino { return false }
             try DurableFile.ensurePrivateDirectory(directory)
-            guard try DurableFile.list(directory).isEmpty else {
-                throw VaultError(.keyConflict, "both \(legacy) (keys inside the vault directory, as before edge moved them out; perhaps restored from an old copy) and \(directory) hold vault keys; move one of them away",
-                                 context: ["path": legacy, "key_directory": directory])
-            }
+            present = try DurableFile.list(directory)
         }
-        if rename(legacy, directory) == 0 {
-            do {
-                try PosixFile.syncDirectory(of: directory)
-                try PosixFile.syncDirectory(of: legacy)
-            } catch {
-                throw VaultError(.io, error.message, context: error.context)
-            }
-            return
-        }
-        guard errno == EXDEV else { throw DurableFile.failure("move keys to", directory) }
-        try DurableFile.ensurePrivateDirectory(directory)
         let files = try DurableFile.list(legacy)
-        // `current` last, so an interrupted copy leaves no current key pointing at a missing one.
+        if present.contains("current") {
+            for name in files {
+                guard present.contains(name),
+                      try DurableFile.read(legacy + "/" + name, maxBytes: 16 * 1024) == DurableFile.read(directory + "/" + name, maxBytes: 16 * 1024) else {
+                    throw VaultError(.keyConflict, "both \(legacy) (where an older edge kept the vault keys; perhaps restored from an old backup) and \(directory) hold vault keys; move one of them away",
+                                     context: ["path": legacy, "key_directory": directory])
+                }
+            }
+            try Self.erase(legacy, files: files)
+            return !files.isEmpty
+        }
+        // rename(2) replaces an empty directory atomically.
+        if present.isEmpty {
+            if rename(legacy, directory) == 0 {
+                do {
+                    try PosixFile.syncDirectory(of: directory)
+                    try PosixFile.syncDirectory(of: legacy)
+                } catch {
+                    throw VaultError(.io, error.message, context: error.context)
+                }
+                return true
+            }
+            guard errno == EXDEV else { throw DurableFile.failure("move keys to", directory) }
+        }
+        try DurableFile.ensurePrivateDirectory(directory)
+        // `current` last: it commits the copy (see above).
         for name in files.filter({ $0 != "current" }) + files.filter({ $0 == "current" }) {
             let bytes = try DurableFile.read(legacy + "/" + name, maxBytes: 16 * 1024)
             try DurableFile.write(bytes, to: directory + "/" + name, mode: name == "current" ? 0o600 : 0o400)
         }
-        for name in files { try DurableFile.destroy(legacy + "/" + name) }
-        guard rmdir(legacy) == 0 || errno == ENOENT else { throw DurableFile.failure("remove", legacy) }
+        try Self.erase(legacy, files: files)
+        return true
+    }
+
+    /// Crypto-erases `files` in `directory`, then removes it.
+    private static func erase(_ directory: String, files: [String]) throws(VaultError) {
+        for name in files { try DurableFile.destroy(directory + "/" + name) }
+        guard rmdir(directory) == 0 || errno == ENOENT else { throw DurableFile.failure("remove", directory) }
     }
 }

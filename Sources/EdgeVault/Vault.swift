@@ -30,7 +30,12 @@ public final class Vault {
     public let pcrs: [Int]
     /// Set when `auto` found a TPM device that refused to open: why the vault uses the key file.
     public private(set) var tpmRefusal: String?
+    /// The directories whose keys this open moved into `keyDirectory` (older layouts), for the
+    /// opener to report; empty when nothing moved.
+    public private(set) var movedKeys: [String] = []
     private let keys: KeyRing
+    /// Where older edges kept this vault's keys (`<vault>/keys`, and what the opener adds).
+    private let legacyKeyDirectories: [String]
     private var tpmContext: TPMContext?
     /// Derived keys by generation, so a TPM unseal happens once per generation and process.
     /// An entry is used only while its generation's files still exist, so a generation another
@@ -43,7 +48,8 @@ public final class Vault {
     private var secretsDirectory: String { directory + "/secrets" }
 
     /// The key directory a vault uses when none is given: `<directory>-keys`, next to it
-    /// (`<state>/vault` gets `<state>/vault-keys`, what `StationPaths` resolves by default).
+    /// (`edge vault --dir DIR`). The station gives its own: `<state>-keys`, outside the state
+    /// directory (`StationPaths`).
     public static func defaultKeyDirectory(for directory: String) -> String {
         trimmed(directory) + "-keys"
     }
@@ -63,11 +69,12 @@ public final class Vault {
     /// means destroying the key generations that sealed the erased envelopes; keys kept in
     /// `<vault>/keys` travelled with every copy of the vault directory, so a copy restored in
     /// place opened everything again. The key directory must not be the vault directory or lie
-    /// inside it (refused). Keys found in `<vault>/keys` (vaults made before this change) are
-    /// moved to the key directory when the vault is opened; a copy of the vault directory made
-    /// before that move still holds its own keys, which no erase can reach.
+    /// inside it (refused). Keys found in `<vault>/keys` (vaults made before this change) or in
+    /// `legacyKeyDirectories` (the station's old default, `<state>/vault-keys`) are moved to the
+    /// key directory when the vault is opened, once, under the vault lock (`KeyRing.adoptLegacy`);
+    /// a copy made before that move still holds its own keys, which no erase can reach.
     public init(directory: String, keyDirectory: String? = nil, backend choice: VaultBackendChoice = .keyfile,
-                tcti: String = "device:/dev/tpmrm0", pcrs: [Int] = []) throws(VaultError) {
+                tcti: String = "device:/dev/tpmrm0", pcrs: [Int] = [], legacyKeyDirectories: [String] = []) throws(VaultError) {
         let directory = Self.trimmed(directory)
         let keyDirectory = keyDirectory.map(Self.trimmed) ?? Self.defaultKeyDirectory(for: directory)
         guard keyDirectory != directory, !keyDirectory.hasPrefix(directory + "/") else {
@@ -79,6 +86,9 @@ public final class Vault {
         self.tcti = tcti
         self.pcrs = pcrs
         keys = KeyRing(directory: keyDirectory)
+        var legacy = [KeyRing.legacyDirectory(ofVault: directory)]
+        for path in legacyKeyDirectories.map(Self.trimmed) where path != keyDirectory && !legacy.contains(path) { legacy.append(path) }
+        self.legacyKeyDirectories = legacy
         switch choice {
         case .keyfile: (backend, backendReason) = (.keyfile, "configured")
         case .tpm2: (backend, backendReason) = (.tpm2, "configured")
@@ -103,7 +113,7 @@ public final class Vault {
             }
         }
         try locked { () throws(VaultError) in
-            try keys.adoptLegacy(KeyRing.legacyDirectory(ofVault: directory))
+            for path in legacy where try keys.adoptLegacy(path) { movedKeys.append(path) }
             try DurableFile.ensurePrivateDirectory(keyDirectory)
             try DurableFile.removeStaleTemporaries(in: secretsDirectory)
             try DurableFile.removeStaleTemporaries(in: keyDirectory)
@@ -120,7 +130,7 @@ public final class Vault {
             defer { lockDepth -= 1 }
             try DurableFile.ensurePrivateDirectory(secretsDirectory)
             // The key directory is checked, not created, before a legacy one is moved into it.
-            if DurableFile.exists(keyDirectory) || !DurableFile.exists(KeyRing.legacyDirectory(ofVault: directory)) {
+            if DurableFile.exists(keyDirectory) || !legacyKeyDirectories.contains(where: DurableFile.exists) {
                 try DurableFile.ensurePrivateDirectory(keyDirectory)
             }
             return try body()
@@ -295,10 +305,10 @@ public final class Vault {
     /// (`unknownKey`), and the keys live outside the vault directory (`keyDirectory`).
     ///
     /// What it does not protect against: a copy that also holds the key directory from before
-    /// the erase — a copy of the whole state directory (`<state>/vault` and `<state>/vault-keys`)
-    /// with the keyfile backend, or with tpm2 / keyfile+tpm2 together with this TPM, which still
-    /// unseals the copied blob; a copy of the vault directory made before its keys moved out of
-    /// `<vault>/keys`; storage that keeps old blocks (copy-on-write file systems, snapshots,
+    /// the erase (a backup that took the key directory, `<state>-keys` by default, with the
+    /// keyfile backend, or with tpm2 / keyfile+tpm2 together with this TPM, which still unseals
+    /// the copied blob); a copy made before the keys moved out of `<vault>/keys` or
+    /// `<state>/vault-keys`; storage that keeps old blocks (copy-on-write file systems, snapshots,
     /// wear-levelled flash), where the overwrite is best effort; a process that read the secret
     /// before the erase. With keyfile+tpm2, clearing the TPM's owner hierarchy also closes the
     /// first of these.

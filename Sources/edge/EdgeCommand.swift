@@ -7,7 +7,7 @@ struct EdgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edge",
         abstract: "Scanning-station agent: decode barcodes, say what they are, keep secrets, sync with the backend.",
-        subcommands: [RunCommand.self, StatusCommand.self, ScanCommand.self, VaultCommand.self, DeviceIDCommand.self, SyncCommand.self, PushCommand.self, CamerasCommand.self, EnrollCommand.self, EnrollmentsCommand.self, ReceiveCommand.self, LookupCommand.self, ExportCommand.self, ImportCommand.self]
+        subcommands: [RunCommand.self, StatusCommand.self, ScanCommand.self, VaultCommand.self, DeviceIDCommand.self, SyncCommand.self, PushCommand.self, CamerasCommand.self, EnrollCommand.self, EnrollmentsCommand.self, ReceiveCommand.self, LookupCommand.self, ExportCommand.self, ImportCommand.self, ConfigCommand.self]
     )
 
     /// Decision (SCN-12): `edge scan` goes straight to its command. Scripts start it once per

@@ -35,7 +35,7 @@ struct SyncOptions: ParsableArguments {
     /// --database, then as `edge run` (StationPaths): $EDGE_DATABASE, sync.database, <state dir>/edge.sqlite.
     func databasePath(_ settings: SyncSettings?) -> String {
         if let database { return database }
-        var station = (try? StationConfiguration.load(explicitPath: config)) ?? StationConfiguration()
+        var station = (try? StationConfiguration.load(explicitPath: config, sections: ConfigFile.sections)) ?? StationConfiguration()
         station.sync = settings
         return StationPaths.resolve(station).database
     }

@@ -16,8 +16,9 @@ struct VaultCommand: ParsableCommand {
         (a data key sealed by the TPM), keyfile+tpm2 (both needed), auto (keyfile+tpm2 when the
         TPM at --tcti answers, else keyfile; the default). Secrets are AES-256-GCM envelopes bound
         to this device and their name; each records the backend that sealed it. Key generations
-        live outside the vault directory (--key-dir), so `erase` and `wipe` leave a copy of the
-        vault directory unable to open what they destroyed. Several edge processes may use one
+        live outside the vault directory (--key-dir; the station's are beside its state directory,
+        <state>-keys, so a backup of the state directory takes none), so `erase` and `wipe` leave
+        a copy of the vault or state directory unable to open what they destroyed. Several edge processes may use one
         vault at once: every operation holds the vault's lock.
         """,
         subcommands: [Status.self, Put.self, Get.self, Remove.self, Erase.self, Rotate.self, Wipe.self]
@@ -27,7 +28,7 @@ struct VaultCommand: ParsableCommand {
         @Option(name: .customLong("dir"), help: ArgumentHelp("Vault directory (default: $EDGE_VAULT_DIR, then the state directory's vault/, as for `edge run`).", valueName: "DIR"))
         var dir: String?
 
-        @Option(name: .customLong("key-dir"), help: ArgumentHelp("Key directory, outside the vault directory (default: $EDGE_VAULT_KEY_DIR, then <DIR>-keys with --dir, else the state directory's vault-keys/, as for `edge run`).", valueName: "DIR"))
+        @Option(name: .customLong("key-dir"), help: ArgumentHelp("Key directory, outside the vault directory (default: $EDGE_VAULT_KEY_DIR, then <DIR>-keys with --dir, else <state>-keys beside the state directory, as for `edge run`).", valueName: "DIR"))
         var keyDir: String?
 
         @Option(name: .customLong("backend"), help: ArgumentHelp("keyfile, tpm2, keyfile+tpm2 or auto.", valueName: "NAME"))
@@ -67,7 +68,14 @@ struct VaultCommand: ParsableCommand {
             setenv("TSS2_LOG", "all+NONE", 0)
             let choice = VaultBackendChoice(rawValue: backend) ?? .auto
             let pcrList = pcrs.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
-            return try VaultCommand.run { () throws(VaultError) in try Vault(directory: directory, keyDirectory: keyDirectory, backend: choice, tcti: tcti, pcrs: pcrList) }
+            // The station's own vault moves its keys out of the old default, `<state>/vault-keys`,
+            // as `edge run` does (StationPaths); a vault named with --dir has no such past.
+            let legacy = dir == nil ? paths.legacyVaultKeyDirectory.map { [$0] } ?? [] : []
+            let vault = try VaultCommand.run { () throws(VaultError) in
+                try Vault(directory: directory, keyDirectory: keyDirectory, backend: choice, tcti: tcti, pcrs: pcrList, legacyKeyDirectories: legacy)
+            }
+            for old in vault.movedKeys { Output.stderr("edge: vault keys moved from \(old) to \(vault.keyDirectory)") }
+            return vault
         }
     }
 

@@ -167,7 +167,7 @@ class Station:
         self.address = None
         self.starts = 0
         # The environment the CLI tests give edge: no inherited EDGE_* or systemd notify socket;
-        # the state (database, vault, vault keys) in this station's directory.
+        # the state (database, vault) in this station's directory, the vault keys beside it.
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_") and k != "NOTIFY_SOCKET"}
         self.env["EDGE_STATE_DIR"] = self.dir
         self.config = {
@@ -189,8 +189,8 @@ class Station:
             "ui": {"listen": listen},
         }
         self.write_config()
-        put = subprocess.run([self.edge, "vault", "put", "sync.token", "--backend", "keyfile",
-                              "--dir", os.path.join(self.dir, "vault"), "--key-dir", os.path.join(self.dir, "vault-keys")],
+        # The vault where `edge run` has it (EDGE_STATE_DIR): keys beside the state directory.
+        put = subprocess.run([self.edge, "vault", "put", "sync.token", "--backend", "keyfile"],
                              input=standin.token.encode(), env=self.env, capture_output=True, cwd=self.dir, timeout=60)
         if put.returncode != 0:
             raise Failure(f"edge vault put sync.token failed ({put.returncode}): {put.stderr.decode(errors='replace')}")

@@ -194,6 +194,38 @@ import Testing
         }
     }
 
+    /// AGT-2, AGT-10: a reload of a file with typos (a top-level section, a key of `station`) is
+    /// refused with every one of them and its nearest known key, and the running configuration
+    /// stays: the name, the pull interval and the backend the typos would have dropped.
+    @Test func typosOnReloadAreRefusedAndTheRunningConfigurationStays() async throws {
+        try await withStopping(Station(cameras: #"[{"name": "dock", "device": "replay:\#(Self.samples("po-code128.png"))", "fps": 30}]"#)) { station in
+            let agent = try station.agent()
+            let running = Task { try await agent.run() }
+            try await eventually("frames flowing") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 30 }
+            let before = agent.configuration
+
+            // Applied, this file would rename the station, pull every 60 s and drop the backend.
+            try Data("""
+                {"snyc": {"base_url": "\(station.baseURL)"},
+                 "station": {"nmae": "renamed", "role": "dock", "state_dir": ".", "pull_interval": 60,
+                             "cameras": [{"name": "dock", "device": "replay:\(Self.samples("po-code128.png"))", "fps": 30}]}}
+                """.utf8).write(to: URL(fileURLWithPath: station.configPath))
+            let error = await #expect(throws: StationConfigurationError.self) { try await agent.reloadFromFile() }
+            #expect(error?.code == .unknownKey && error?.keyPath == "snyc")
+            let reported = try #require(agent.state.current.lastReloadError)
+            #expect(reported.contains("\(station.configPath): snyc: unknown key; did you mean sync?"), "\(reported)")
+            #expect(reported.contains("\(station.configPath): station.nmae: unknown key; did you mean station.name?"), "\(reported)")
+            #expect(agent.configuration.station.name == before.station.name && agent.configuration.station.name == "dock-1")
+            #expect(agent.configuration.station.pullInterval == before.station.pullInterval)
+            #expect(agent.configuration.sync == before.sync && agent.configuration.sync != nil)
+            let frames = agent.state.current.cameras["dock"]?.frames ?? 0
+            try await eventually("the camera still streams") { (agent.state.current.cameras["dock"]?.frames ?? 0) > frames + 30 }
+
+            await agent.shutdown()
+            try await running.value
+        }
+    }
+
     @Test func aHeldStationCredentialIsReleasedByANewTokenInTheVault() async throws {
         try await withStopping(Station(cameras: "[]")) { station in
             let agent = try station.agent()

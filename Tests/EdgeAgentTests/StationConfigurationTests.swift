@@ -1,4 +1,5 @@
-import EdgeAgent
+@testable import EdgeAgent
+import EdgeCore
 import EdgeTestSupport
 import Glibc
 import FoundationEssentials
@@ -44,5 +45,65 @@ import Testing
         #expect(policy.action(for: "pallet") == .ignore)
         #expect(policy.action(for: "linking-code") == .ignore)
         #expect(configuration.station.pullInterval == 30)
+    }
+
+    /// AGT-10: typos at every depth (a top-level section, a section's key, an entry of a list of
+    /// objects, a nested object) are refused, each naming the file and key path with the nearest
+    /// known key; keys the operator names (camera controls, payload classes) are not typos.
+    @Test func unknownKeysAreRefusedWithTheNearestKnownKey() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path + "/edge.json"
+        try Data("""
+            {"snyc": {"base_url": "http://127.0.0.1:1"},
+             "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "http://127.0.0.1:1", "backend_ulr": "x"}],
+             "cameras": [{"usb": "046d:0825", "controls": {"focus_absolute": 0}, "bufers": 2}],
+             "station": {"nmae": "dock-1", "colour": "blue",
+                         "cameras": [{"name": "a", "device": "/dev/video0"}, {"name": "b", "device": "/dev/video1", "fsp": 5}],
+                         "scan_events": {"defualt": "keep", "classes": {"pallet": "sync"}}}}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let problems = StationConfiguration.check(path: path)
+        #expect(problems.map(\.message) == [
+            "configuration \(path): cameras[0].bufers: unknown key; did you mean cameras[0].buffers?",
+            "configuration \(path): snyc: unknown key; did you mean sync?",
+            "configuration \(path): sponsors[0].backend_ulr: unknown key; did you mean sponsors[0].backend_url?",
+            "configuration \(path): station.cameras[1].fsp: unknown key; did you mean station.cameras[1].fps?",
+            "configuration \(path): station.colour: unknown key",
+            "configuration \(path): station.nmae: unknown key; did you mean station.name?",
+            "configuration \(path): station.scan_events.defualt: unknown key; did you mean station.scan_events.default?",
+        ])
+        #expect(problems.allSatisfy { $0.code == .unknownKey && $0.context["file"] == path })
+        // Loading refuses the file with its first problem.
+        let error = #expect(throws: StationConfigurationError.self) { try StationConfiguration.load(path: path) }
+        #expect(error?.keyPath == "cameras[0].bufers")
+        // A capability's section is a typo too unless its owner is given.
+        let ui = #expect(throws: StationConfigurationError.self) { try StationConfiguration.parse(Data(#"{"ui": {"listen": "127.0.0.1:0"}}"#.utf8)) }
+        #expect(ui?.code == .unknownKey && ui?.keyPath == "ui")
+    }
+
+    /// `check` reports every problem at once: the unknown keys, then each section's bad value.
+    @Test func everyProblemOfTheFileAtOnce() throws {
+        let data = Data(#"{"station": {"nmae": "x", "pull_interval": 0}, "sync": {"base_url": "ftp://backend.invalid"}}"#.utf8)
+        let problems = StationConfiguration.evaluate(data, sections: []).problems
+        #expect(problems.map(\.keyPath) == ["station.nmae", "sync.base_url", "station.pull_interval"])
+        #expect(problems.map(\.code) == [.unknownKey, .invalid, .invalid])
+        // Not JSON, or not an object: one problem, nothing more to say.
+        #expect(StationConfiguration.evaluate(Data("[1]".utf8), sections: []).problems.count == 1)
+        #expect(StationConfiguration.evaluate(Data("{".utf8), sections: []).problems.map(\.message) == ["configuration edge.json: is not valid JSON"])
+    }
+
+    /// The threshold written next to `ConfigurationKeys.suggestion`: a third of the known key's
+    /// length, at least 1 and at most 2 edits (a swap of neighbours is one), case ignored.
+    @Test func aSuggestionIsACloseKeyOrNone() {
+        let station = ["name", "role", "tcti", "cameras", "metrics", "state_dir", "vault_dir", "vault_key_dir", "vault_backend",
+                       "scan_events", "pull_interval", "repeat_gap"]
+        #expect(ConfigurationKeys.suggestion(for: "nmae", among: station) == "name")
+        #expect(ConfigurationKeys.suggestion(for: "Name", among: station) == "name")
+        #expect(ConfigurationKeys.suggestion(for: "stateDir", among: station) == "state_dir")
+        #expect(ConfigurationKeys.suggestion(for: "vault_dri", among: station) == "vault_dir")
+        #expect(ConfigurationKeys.suggestion(for: "snyc", among: ["sync", "push", "station"]) == "sync")
+        #expect(ConfigurationKeys.suggestion(for: "colour", among: station) == nil)
+        #expect(ConfigurationKeys.suggestion(for: "pul_interval_s", among: station) == nil, "3 edits")
+        #expect(ConfigurationKeys.suggestion(for: "fog", among: ["fps"]) == nil, "2 edits on a 3-letter key")
+        #expect(ConfigurationKeys.suggestion(for: "fsp", among: ["fps"]) == "fps")
     }
 }

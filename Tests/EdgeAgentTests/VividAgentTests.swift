@@ -24,7 +24,7 @@ final class VividAgentTests: XCTestCase {
         let standin = Standin(configuration: StandinConfiguration(staticTokens: [token], seedDemoData: true))
         let port = try await standin.start()
         FileHandle.standardError.write(Data("VividAgentTests: standin started\n".utf8))
-        let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
+        let vault = try Vault(directory: directory.path + "/vault", keyDirectory: directory.keysSibling, backend: .keyfile)
         try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
         let configuration = try StationConfiguration.parse(Data("""
             {"sync": {"base_url": "http://127.0.0.1:\(port)"},

@@ -14,6 +14,7 @@ final class CameraCLITests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: tmp)
+        try? FileManager.default.removeItem(atPath: tmp.path + "-keys")  // the vault keys beside a state directory
     }
 
     func testUsageErrors() throws {

@@ -13,7 +13,10 @@ final class EnrollCommandTests: XCTestCase {
         let standin = try StandinProcess(token: "clinic-cli-\(UUID().uuidString)", extraArguments: ["--seed-demo-data"])
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-enroll-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer {
+            try? FileManager.default.removeItem(at: dir)
+            try? FileManager.default.removeItem(atPath: dir.path + "-keys")  // the vault keys beside the state directory
+        }
         let config = dir.appendingPathComponent("edge.json").path
         try Data("""
             {"station": {"role": "clinic", "state_dir": "\(dir.path)", "vault_backend": "keyfile"},

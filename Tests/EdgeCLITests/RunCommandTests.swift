@@ -24,7 +24,7 @@ final class RunCommandTests: XCTestCase {
         let samples = EdgeProcess.samples.path
         let text = broken ? #"{"station": {"cameras": [{"name": "dock"}]}}"# : """
             {"sync": {"base_url": "\(standin.baseURL)", "connect_timeout": 2, "total_timeout": 4},
-             "station": {"name": "dock-test", "state_dir": ".", "vault_dir": "vault", "vault_backend": "keyfile", "repeat_gap": \(gap),
+             "station": {"name": "dock-test", "state_dir": ".", "vault_dir": "vault", "vault_key_dir": "vault-keys", "vault_backend": "keyfile", "repeat_gap": \(gap),
                          "pull_interval": 1, "metrics": "127.0.0.1:0",
                          "cameras": [{"name": "dock", "device": "replay:\(samples)/po-code128.png,\(samples)/material.png", "fps": \(fps)}]}}
             """

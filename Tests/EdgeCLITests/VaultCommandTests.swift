@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -14,6 +15,19 @@ final class VaultCommandTests: XCTestCase {
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: dir)
         try? FileManager.default.removeItem(atPath: dir + "-keys")  // the vault's keys sit next to it
+        try? FileManager.default.removeItem(atPath: state)
+        try? FileManager.default.removeItem(atPath: state + "-keys")  // the station's keys sit beside its state
+        try? FileManager.default.removeItem(atPath: state + ".backup")
+    }
+
+    /// A station's state directory, for the tests of the vault in its default place.
+    private var state: String { dir + "-state" }
+
+    /// edge on the station whose state directory is `state`, with no --dir: the vault and its
+    /// keys where `edge run` has them (StationPaths).
+    private func station(_ args: [String], input: String? = nil) throws -> EdgeProcess.Outcome {
+        try EdgeProcess.run(args, environment: ["EDGE_STATE_DIR": state, "EDGE_VAULT_DIR": "", "EDGE_VAULT_KEY_DIR": "",
+                                                "EDGE_TCTI": "swtpm:path=\(dir)-no-tpm.sock"], input: input.map { Data($0.utf8) })
     }
 
     /// Runs edge on this test's vault. EDGE_TCTI points at a socket that does not exist, so the
@@ -146,3 +160,73 @@ extension VaultCommandTests {
         XCTAssertEqual((doc["keys"] as? [Any])?.count, 1, "after a completed rotation only the new key is left")
     }
 }
+
+extension VaultCommandTests {
+    /// VLT-6, ENR-10 against an ordinary backup: a copy of the whole state directory taken while
+    /// a token was good, restored after the token was erased, cannot open it. The keys live beside
+    /// the state directory (`<state>-keys`), so the copy holds none.
+    func testARestoredWholeStateBackupCannotOpenErasedSecrets() throws {
+        XCTAssertEqual(try station(["vault", "put", "enrollment.1.access-token", "--backend", "keyfile"], input: secret).status, 0)
+        XCTAssertEqual(try station(["vault", "put", "sync.token", "--backend", "keyfile"], input: "kept").status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "-keys/current"), "the keys beside the state directory")
+        let inState = try FileManager.default.subpathsOfDirectory(atPath: state)
+        XCTAssertFalse(inState.contains { $0.hasSuffix(".key") || $0.hasSuffix(".tpm") || $0.hasSuffix("current") }, "no key in the state directory: \(inState)")
+
+        try Command.run(["/bin/cp", "-a", state, state + ".backup"])
+        let erase = try station(["vault", "erase", "enrollment.1.access-token", "--backend", "keyfile"])
+        XCTAssertEqual(erase.status, 0, erase.stderr)
+        XCTAssertEqual(try station(["vault", "get", "sync.token"]).stdout, "kept", "the live vault keeps what was not erased")
+
+        // The whole state directory restored from the backup, as an operator restores one.
+        try FileManager.default.removeItem(atPath: state)
+        try Command.run(["/bin/cp", "-a", state + ".backup", state])
+        let erased = try station(["vault", "get", "enrollment.1.access-token"])
+        XCTAssertEqual(erased.status, 1)
+        XCTAssertEqual(erased.stdout, "")
+        XCTAssertTrue(erased.stderr.contains("is not in this vault"), erased.stderr)
+        XCTAssertFalse((erased.stdout + erased.stderr).contains(secret))
+        // The price, as the README says: the restored vault opens nothing sealed before the erase.
+        XCTAssertEqual(try station(["vault", "get", "sync.token"]).status, 1)
+    }
+
+    /// A station upgraded with its keys in the old default (`<state>/vault-keys`): several edge
+    /// processes opening the vault at the same moment move the keys beside the state directory
+    /// once (the vault lock), say so once, and every one reads the secret.
+    func testKeysInTheOldPlaceMoveOnceWhenSeveralProcessesOpenTheVaultAtOnce() throws {
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let old = try EdgeProcess.run(["vault", "put", "sync.token", "--backend", "keyfile", "--dir", state + "/vault", "--key-dir", state + "/vault-keys"],
+                                      environment: ["EDGE_TCTI": "swtpm:path=\(dir)-no-tpm.sock"], input: Data("value-before-upgrade".utf8))
+        XCTAssertEqual(old.status, 0, old.stderr)
+
+        let exe = try EdgeProcess.executable()
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("EDGE_") }
+        environment["EDGE_STATE_DIR"] = state
+        environment["EDGE_TCTI"] = "swtpm:path=\(dir)-no-tpm.sock"
+        var running: [(Process, Pipe, Pipe)] = []
+        for _ in 0..<6 {
+            let process = Process()
+            process.executableURL = exe
+            process.arguments = ["vault", "get", "sync.token", "--backend", "keyfile"]
+            process.environment = environment
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            running.append((process, out, err))
+        }
+        for (process, _, _) in running { try process.run() }
+        var moves = 0
+        for (process, out, err) in running {
+            let value = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, errors)
+            XCTAssertEqual(value, "value-before-upgrade")
+            if errors.contains("vault keys moved from \(state)/vault-keys to \(state)-keys") { moves += 1 }
+        }
+        XCTAssertEqual(moves, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state + "/vault-keys"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "-keys/current"))
+    }
+}
+

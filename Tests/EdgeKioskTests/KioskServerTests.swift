@@ -443,10 +443,17 @@ import Testing
     }
 
     @Test func beyondLoopbackTheSettingsDemandTLS() throws {
-        let config = try StationConfiguration.parse(Data(#"{"ui": {"listen": "0.0.0.0:8443"}}"#.utf8))
-        // What buildStation refuses before anything starts.
-        #expect(throws: StationBuildError.self) { _ = try buildStation(config) }
-        let fine = try StationConfiguration.parse(Data(#"{"ui": {"listen": "[::1]:0"}}"#.utf8))
+        let open = Data(#"{"ui": {"listen": "0.0.0.0:8443"}}"#.utf8)
+        // What the loader refuses (edge run, a reload, edge config check) ...
+        let refused = #expect(throws: StationConfigurationError.self) {
+            try StationConfiguration.parse(open, sections: StationSchema.configurationSections)
+        }
+        #expect(refused?.keyPath == "ui.listen")
+        // ... and buildStation too, given such a file unchecked, before anything starts.
+        var unchecked = StationConfiguration()
+        unchecked.document = open
+        #expect(throws: StationBuildError.self) { _ = try buildStation(unchecked) }
+        let fine = try StationConfiguration.parse(Data(#"{"ui": {"listen": "[::1]:0"}}"#.utf8), sections: StationSchema.configurationSections)
         #expect(try fine.section("ui", as: KioskSettings.self)?.isLoopback == true)
     }
 }

@@ -41,7 +41,7 @@ final class DockFixture: @unchecked Sendable, Stoppable {
              "sync": {"base_url": "http://127.0.0.1:\(port)", "connect_timeout": 2, "total_timeout": 5},
              "receiving": {"tenant_id": "\(DemoData.tenantID.uppercased())", "photo_retention": 0, "confirm_wait": 2}}
             """.utf8).write(to: URL(fileURLWithPath: configPath))
-        configuration = try StationConfiguration.load(path: configPath)
+        configuration = try StationConfiguration.load(path: configPath, sections: StationSchema.configurationSections)
         let paths = StationPaths.resolve(configuration, environment: [:])
         try paths.createStateDirectory()
         outbox = Outbox(database: try EdgeDatabase(path: paths.database, migrations: StationSchema.migrations))

@@ -9,7 +9,8 @@ import Testing
 @Suite struct ReceivingSettingsTests {
     /// The section as the receiving capability reads it when the station is built.
     static func settings(_ section: String) throws -> ReceivingSettings? {
-        try StationConfiguration.parse(Data(#"{"receiving": \#(section)}"#.utf8)).section("receiving", as: ReceivingSettings.self)
+        try StationConfiguration.parse(Data(#"{"receiving": \#(section)}"#.utf8), sections: [ReceivingSettings.configurationSection])
+            .section("receiving", as: ReceivingSettings.self)
     }
 
     @Test func aGoodSectionIsReadWithItsDefaults() throws {

@@ -1,3 +1,4 @@
+import EdgeCore
 import Foundation
 
 /// Runs a program (looked up on PATH) and returns its stdout; throws with its stderr on failure.
@@ -22,8 +23,19 @@ public enum Command {
         try process.run()
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
+        // stderr is drained on its own thread while stdout is read: a child that fills the stderr
+        // pipe (a validator printing the whole schema with its failure) would otherwise wait
+        // forever for a reader that is waiting for its stdout to end.
+        let errorsRead = Locked(Data())
+        let drained = DispatchSemaphore(value: 0)
+        let errorHandle = stderr.fileHandleForReading
+        Thread.detachNewThread {
+            errorsRead.set(errorHandle.readDataToEndOfFile())
+            drained.signal()
+        }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        let errors = errorsRead.get()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")

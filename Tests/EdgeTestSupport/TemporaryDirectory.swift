@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
 
-/// A fresh directory under the system's temporary directory, removed when released.
+/// A fresh directory under the system's temporary directory, removed when released, with its
+/// sibling `<path>-keys`: where a station whose state directory it is keeps its vault keys
+/// (`StationPaths.defaultKeyDirectory`).
 public final class TemporaryDirectory: @unchecked Sendable {
     public let path: String
 
@@ -13,7 +15,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
         path = String(cString: made)
     }
 
+    /// The vault key directory of a station whose state directory this is.
+    public var keysSibling: String { path + "-keys" }
+
     deinit {
         try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: keysSibling)
     }
 }

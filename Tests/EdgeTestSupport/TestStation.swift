@@ -39,7 +39,8 @@ public final class TestStation: @unchecked Sendable, Stoppable {
                                                               fcmPublicKeyPEM: try account?.publicKeyPEM(), fcmClientEmail: account?.clientEmail))
         let base = "http://127.0.0.1:\(try await standin.start())"
         baseURL = base
-        let vault = try Vault(directory: directory.path + "/vault", backend: .keyfile)
+        // Where the station's own paths put them (StationPaths): keys beside the state directory.
+        let vault = try Vault(directory: directory.path + "/vault", keyDirectory: StationPaths.defaultKeyDirectory(forState: directory.path), backend: .keyfile)
         try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
         if let account { try vault.put(account.keyFile(tokenURI: base + "/token"), name: SecretName("push.service-account")) }
         if let pin { try vault.put(SecureBytes(Array(pin.utf8)), name: SecretName("ui.pin")) }
@@ -54,7 +55,10 @@ public final class TestStation: @unchecked Sendable, Stoppable {
             """.utf8).write(to: URL(fileURLWithPath: configPath))
     }
 
-    public func configuration() throws -> StationConfiguration { try StationConfiguration.load(path: configPath) }
+    /// edge.json as `edge run` loads it: with every capability's section (`StationSchema`).
+    public func configuration() throws -> StationConfiguration {
+        try StationConfiguration.load(path: configPath, sections: StationSchema.configurationSections)
+    }
 
     /// What `edge run` gives the station, less the machine's environment and signals.
     public func dependencies() -> AgentDependencies {

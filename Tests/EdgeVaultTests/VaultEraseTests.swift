@@ -82,19 +82,73 @@ final class VaultEraseTests: VaultTestCase {
     }
 
     /// A vault from before the move (keys in `<vault>/keys`) is moved on open and keeps working;
-    /// keys in both places are never merged (that is a pre-move copy restored over the vault).
+    /// keys in both places are never merged (that is a pre-move copy restored over the vault,
+    /// after a rotation); a legacy directory holding only copies of keys the key directory has
+    /// (what a move interrupted after its commit leaves) is erased.
     func testLegacyKeysAreMovedOnOpenAndNeverMerged() throws {
         let v = try vault()
         try v.put(value("token-value-legacy"), name: name("t"))
         shell("mv '\(v.keyDirectory)' '\(directory)/keys'")
-        XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
+        let moved = try vault()
+        XCTAssertEqual(moved.movedKeys, [directory + "/keys"])
+        XCTAssertEqual(string(try moved.get(name("t"))), "token-value-legacy")
         XCTAssertFalse(DurableFile.exists(directory + "/keys"))
         XCTAssertTrue(try DurableFile.list(v.keyDirectory).contains("current"))
 
-        shell("cp -a '\(v.keyDirectory)' '\(directory)/keys'")
+        // A copy of the keys from before a rotation, restored where the old edge kept them.
+        shell("cp -a '\(v.keyDirectory)' '\(root)/keys-before-rotation'")
+        _ = try vault().rotate()
+        shell("cp -a '\(root)/keys-before-rotation' '\(directory)/keys'")
         XCTAssertThrowsError(try vault()) { XCTAssertEqual(($0 as? VaultError)?.code, .keyConflict) }
         shell("rm -rf '\(directory)/keys'")
         XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
+
+        shell("cp -a '\(v.keyDirectory)' '\(directory)/keys'")
+        XCTAssertEqual(string(try vault().get(name("t"))), "token-value-legacy")
+        XCTAssertFalse(DurableFile.exists(directory + "/keys"), "identical copies are erased, not merged")
+    }
+
+    /// The key directory given by another name than the legacy one it is (`.` in the path): no
+    /// move onto itself, whose "originals" would be the keys.
+    func testTheKeyDirectoryByAnotherNameIsNotMovedOntoItself() throws {
+        let keys = root + "/vault-keys"
+        let v = try Vault(directory: directory, keyDirectory: keys)
+        try v.put(value("token-value-kept"), name: name("t"))
+        let aliased = try Vault(directory: directory, keyDirectory: root + "/./vault-keys", legacyKeyDirectories: [keys])
+        XCTAssertEqual(aliased.movedKeys, [])
+        XCTAssertEqual(string(try aliased.get(name("t"))), "token-value-kept")
+        XCTAssertTrue(try DurableFile.list(keys).contains("current"))
+    }
+
+    /// A move across file systems (EXDEV, as between systemd's bind mounts) interrupted at either
+    /// side of its commit (the copied `current`) resumes at the next open and loses nothing.
+    func testAnInterruptedMoveAcrossFileSystemsResumes() throws {
+        var shm = stat(), tmp = stat()
+        XCTAssertEqual(stat("/dev/shm", &shm), 0)
+        XCTAssertEqual(stat(root, &tmp), 0)
+        XCTAssertNotEqual(shm.st_dev, tmp.st_dev, "/dev/shm and /tmp must be different file systems for this test")
+        let keys = "/dev/shm/" + (root.split(separator: "/").last.map(String.init) ?? "edge-vault-erase") + "-resume"
+        defer { _ = system("chmod -R u+rwX '\(keys)' 2>/dev/null; rm -rf '\(keys)'") }
+        let legacy = root + "/old-keys"
+        let v = try Vault(directory: directory, keyDirectory: legacy)
+        try v.put(value("token-value-resumed"), name: name("t"))
+        let files = try DurableFile.list(legacy)
+        let keyFile = try XCTUnwrap(files.first { $0.hasSuffix(".key") })
+
+        // Interrupted before the commit: one key copied, no `current` in the key directory.
+        shell("mkdir -m 700 '\(keys)' && cp -p '\(legacy)/\(keyFile)' '\(keys)/'")
+        let resumed = try Vault(directory: directory, keyDirectory: keys, legacyKeyDirectories: [legacy])
+        XCTAssertEqual(resumed.movedKeys, [legacy])
+        XCTAssertEqual(string(try resumed.get(name("t"))), "token-value-resumed")
+        XCTAssertFalse(DurableFile.exists(legacy))
+        XCTAssertEqual(try DurableFile.list(keys), files)
+
+        // Interrupted after the commit: everything copied, the originals not yet erased.
+        shell("mkdir -m 700 '\(legacy)' && cp -p '\(keys)'/* '\(legacy)/'")
+        let finished = try Vault(directory: directory, keyDirectory: keys, legacyKeyDirectories: [legacy])
+        XCTAssertEqual(string(try finished.get(name("t"))), "token-value-resumed")
+        XCTAssertFalse(DurableFile.exists(legacy))
+        XCTAssertEqual(try DurableFile.list(keys), files)
     }
 
     /// The legacy move across file systems (rename gives EXDEV): the key files are copied, the
