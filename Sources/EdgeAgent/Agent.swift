@@ -76,6 +76,9 @@ public final class Agent: Sendable {
     /// What capabilities were given (the same for all).
     public let context: StationContext
     private let configurationState: Locked<StationConfiguration>
+    /// The file the parts started with: what a reload must wait for a restart for is measured
+    /// against it, so a change stays listed across later reloads until the restart.
+    private let startedDocument: Data?
     /// The capabilities' sections the starting configuration was checked with; every reload
     /// checks the file with them too (AGT-10).
     private let configurationSections: [ConfigurationSection]
@@ -92,6 +95,7 @@ public final class Agent: Sendable {
         paths = StationPaths.resolve(configuration, environment: dependencies.environment)
         let configurationState = Locked(configuration)
         self.configurationState = configurationState
+        startedDocument = configuration.document
         configurationSections = configuration.sections
         try paths.createStateDirectory()
         let database: EdgeDatabase
@@ -275,22 +279,13 @@ public final class Agent: Sendable {
     /// Wakes the push relay, e.g. after a capability queued a notification.
     public func wakePushRelay() { context.wakePushRelay() }
 
-    /// SIGHUP (AGT-2): applies a new configuration. Cameras, payload classes, sponsors, the
-    /// scan-event policy and the repeat gap change live (an unchanged camera keeps streaming);
-    /// sections that hold connections or files (sync, push, paths, vault, metrics) are listed
-    /// in `restartPending` and take effect at the next start. Returns that list.
+    /// SIGHUP (AGT-2): applies a new configuration. What changes live and what waits for a
+    /// restart is `ReloadPlan`'s, key by key over the whole file; the second list is
+    /// `restartPending`, which this returns.
     @discardableResult
     public func reload(_ new: StationConfiguration) async -> [String] {
-        let old = configuration
-        var pending: [String] = []
-        if old.sync != new.sync { pending.append("sync") }
-        if old.push != new.push { pending.append("push") }
-        if StationPaths.resolve(old) != StationPaths.resolve(new) { pending.append("station.state_dir/vault_dir") }
-        if old.station.vaultBackend != new.station.vaultBackend || old.station.tcti != new.station.tcti { pending.append("station.vault_backend") }
-        if old.station.metrics != new.station.metrics { pending.append("station.metrics") }
-        if old.station.pullInterval != new.station.pullInterval { pending.append("station.pull_interval") }
-        if old.cameraModels != new.cameraModels { pending.append("cameras") }
-        if old.scanning != new.scanning { pending.append("scanning") }
+        let plan = ReloadPlan(old: configuration.document, new: new.document)
+        let pending = ReloadPlan(old: startedDocument, new: new.document).restart
         configurationState.set(new)
         await cameras.apply(cameras: new.station.cameras, context: Self.cameraContext(new))
         state.update {
@@ -298,7 +293,8 @@ public final class Agent: Sendable {
             $0.configurationLoadedAt = context.now()
             $0.lastReloadError = nil
         }
-        logger.notice("configuration reloaded", metadata: ["event": "agent.reloaded", "restart_pending": "\(pending.joined(separator: ","))"])
+        logger.notice("configuration reloaded", metadata: ["event": "agent.reloaded", "applied": "\(plan.live.joined(separator: ","))",
+                                                           "restart_pending": "\(pending.joined(separator: ","))"])
         pullWake.wake()
         return pending
     }

@@ -102,20 +102,21 @@ public final class CameraSupervisor: Service, Sendable {
         }
     }
 
-    /// Reload: new context for every camera, and the camera set made equal to `cameras`.
+    /// Reload: new context for every camera, and the camera set made equal to `cameras`. A
+    /// changed camera's old loop has ended before its new one starts: the two share its name in
+    /// the state (the old loop's last word, "down", must not follow the new one's "up") and, on a
+    /// real device, the device itself.
     public func apply(cameras: [StationCamera], context newContext: Context?) async {
         if let newContext { context.withLock { $0 = newContext } }
         wanted.withLock { $0 = cameras }
-        let (stopped, started) = running.withLock { running -> ([RunningCamera], [StationCamera]) in
+        let stopped = running.withLock { running -> [RunningCamera] in
             var stopped: [RunningCamera] = []
             let byName = Dictionary(cameras.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for (name, camera) in running where byName[name] != camera.camera {
                 stopped.append(camera)
                 running[name] = nil
             }
-            let started = cameras.filter { running[$0.name] == nil }
-            for camera in started { running[camera.name] = start(camera) }
-            return (stopped, started)
+            return stopped
         }
         for camera in stopped {
             camera.stop.set()
@@ -124,6 +125,11 @@ public final class CameraSupervisor: Service, Sendable {
                 state.update { $0.cameras[camera.camera.name] = nil }
             }
             logger.info("camera stopped", metadata: ["event": "camera.stopped", "camera": "\(camera.camera.name)"])
+        }
+        let started = running.withLock { running -> [StationCamera] in
+            let started = cameras.filter { running[$0.name] == nil }
+            for camera in started { running[camera.name] = start(camera) }
+            return started
         }
         for camera in started {
             logger.info("camera started", metadata: ["event": "camera.started", "camera": "\(camera.name)", "device": "\(camera.device)"])

@@ -30,7 +30,7 @@ public struct EnrollmentCapability: StationCapability {
         let identity = StationParts.identity(deviceID: try vault.deviceID(), push: configuration.push)
         let transport = try PortalClient.transport(settings)
         let enrollments = Enrollments(outbox: context.outbox, vault: vault, portal: PortalClient(transport: transport, identity: identity, settings: settings),
-                                      sponsors: configuration.payloads?.sponsors ?? .empty, logger: context.logger, facts: context.facts,
+                                      liveSponsors: { context.configuration.payloads?.sponsors ?? .empty }, logger: context.logger, facts: context.facts,
                                       clock: context.now)
         self.enrollments.set(enrollments)
         context.rejections.register(prefix: Enrollment.credentialPrefix, enrollments)

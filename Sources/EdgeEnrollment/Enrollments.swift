@@ -39,14 +39,23 @@ public final class Enrollments: Sendable {
     let syncState: SyncState
     public let vault: StationVault
     let portal: PortalClient
-    public let sponsors: SponsorTable
+    /// The sponsor table in force: the station's live configuration in `edge run`, so a sponsor
+    /// added by SIGHUP (AGT-2) is accepted by the kiosk's checks as by `edge scan`.
+    public var sponsors: SponsorTable { sponsorTable() }
+    private let sponsorTable: @Sendable () -> SponsorTable
     let logger: Logger
     let clock: @Sendable () -> Double
     /// Enrollments whose rejected token is being refreshed, so that entries rejected together
     /// trigger one refresh, not one each.
     private let refreshing = Locked<Set<Int64>>([])
 
-    public init(outbox: Outbox, vault: StationVault, portal: PortalClient, sponsors: SponsorTable, logger: Logger,
+    public convenience init(outbox: Outbox, vault: StationVault, portal: PortalClient, sponsors: SponsorTable, logger: Logger,
+                            facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.init(outbox: outbox, vault: vault, portal: portal, liveSponsors: { sponsors }, logger: logger, facts: facts, clock: clock)
+    }
+
+    /// `liveSponsors` is read at every use: the running station's configuration.
+    public init(outbox: Outbox, vault: StationVault, portal: PortalClient, liveSponsors: @escaping @Sendable () -> SponsorTable, logger: Logger,
                 facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.store = EnrollmentStore(database: outbox.database, facts: facts)
         self.settings = portal.settings
@@ -54,7 +63,7 @@ public final class Enrollments: Sendable {
         self.syncState = SyncState(database: outbox.database)
         self.vault = vault
         self.portal = portal
-        self.sponsors = sponsors
+        self.sponsorTable = liveSponsors
         self.logger = logger
         self.clock = clock
     }

@@ -169,7 +169,7 @@ import Testing
             let agent = try station.agent()
             let running = Task { try await agent.run() }
             try await eventually("frames flowing") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 30 }
-            var configuration = try station.configuration()
+            let original = try Data(contentsOf: URL(fileURLWithPath: station.configPath))
 
             try Data(#"{"station": {"cameras": [{"name": "dock"}]}}"#.utf8).write(to: URL(fileURLWithPath: station.configPath))
             let error = await #expect(throws: StationConfigurationError.self) { try await agent.reloadFromFile() }
@@ -179,19 +179,47 @@ import Testing
             let before = agent.state.current.cameras["dock"]?.frames ?? 0
             try await eventually("the camera still streams") { (agent.state.current.cameras["dock"]?.frames ?? 0) > before + 30 }
 
-            // A valid change: a second camera starts, the first one keeps streaming (its frame count
-            // is not reset, which a restart would do).
-            configuration.station.cameras.append(StationCamera(name: "side", device: "replay:" + Self.samples("vendor.png"), fps: 10))
-            configuration.station.pullInterval = 5
-            let pending = await agent.reload(configuration)
-            #expect(pending == ["station.pull_interval"])
+            // A valid change, as SIGHUP reads it from the file: a second camera starts, the first
+            // one keeps streaming (its frame count is not reset, which a restart would do); the
+            // pull interval waits for a restart.
+            try original.write(to: URL(fileURLWithPath: station.configPath))
+            try Self.edit(station.configPath) { file in
+                var section = file["station"] as? [String: Any] ?? [:]
+                section["pull_interval"] = 5
+                section["cameras"] = (section["cameras"] as? [Any] ?? []) + [["name": "side", "device": "replay:" + Self.samples("vendor.png"), "fps": 10]]
+                file["station"] = section
+            }
+            try await agent.reloadFromFile()
+            #expect(agent.state.current.restartPending == ["station.pull_interval"])
             let dockFrames = agent.state.current.cameras["dock"]?.frames ?? 0
             try await eventually("the new camera runs") { agent.state.current.cameras["side"]?.up == true }
             #expect((agent.state.current.cameras["dock"]?.frames ?? 0) >= dockFrames)
 
+            // A changed camera restarts and is up while it streams (its old loop's "down" does not
+            // follow the new one's "up"); the earlier pending change stays listed until a restart.
+            try Self.edit(station.configPath) { file in
+                var section = file["station"] as? [String: Any] ?? [:]
+                section["cameras"] = [["name": "dock", "device": "replay:" + Self.samples("po-code128.png"), "fps": 25],
+                                      ["name": "side", "device": "replay:" + Self.samples("vendor.png"), "fps": 10]]
+                file["station"] = section
+            }
+            try await agent.reloadFromFile()
+            try await eventually("the changed camera streams again") { (agent.state.current.cameras["dock"]?.frames ?? 0) >= 25 && agent.state.current.cameras["dock"]?.up == true }
+            let streaming = agent.state.current.cameras["dock"]?.frames ?? 0
+            try await eventually("it keeps streaming") { (agent.state.current.cameras["dock"]?.frames ?? 0) > streaming + 25 }
+            #expect(agent.state.current.cameras["dock"]?.up == true)
+            #expect(agent.state.current.restartPending == ["station.pull_interval"])
+
             await agent.shutdown()
             try await running.value
         }
+    }
+
+    /// Rewrites the JSON file at `path` with `change` applied to its top-level object.
+    static func edit(_ path: String, _ change: (inout [String: Any]) -> Void) throws {
+        var file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
+        change(&file)
+        try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
     }
 
     /// AGT-2, AGT-10: a reload of a file with typos (a top-level section, a key of `station`) is

@@ -373,6 +373,29 @@ import Testing
         }
     }
 
+    /// AGT-2 (issue #28 item 5): a sponsor added to edge.json and reloaded reaches the kiosk's
+    /// code checks at once, as it reaches `edge scan`; no restart.
+    @Test func aSponsorAddedByAReloadIsAcceptedByTheKiosksCodeCheck() async throws {
+        try await withStopping(Station(role: "clinic", images: ["linking-code.png"])) { station in
+            let token = try await station.csrfToken()
+            let body = #"{"code": "\#(DemoData.otherSponsorCode)"}"#
+            var (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: body, token: token)
+            #expect(status == 200)
+            #expect(try Self.object(data)["complete"] as? Bool == false, "\(String(decoding: data, as: UTF8.self))")
+            let path = station.test.configPath
+            var file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
+            var sponsors = file["sponsors"] as? [[String: Any]] ?? []
+            sponsors.append(["prefix": "CD", "sponsor_id": "sponsor-cd", "backend_url": station.standin.baseURL ?? ""])
+            file["sponsors"] = sponsors
+            try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+            try await station.agent.reloadFromFile()
+            #expect(station.agent.state.current.restartPending.isEmpty)
+            (status, _, data) = try await station.post("/api/v1/clinic/code-check", json: body, token: token)
+            #expect(status == 200)
+            #expect(try Self.object(data)["complete"] as? Bool == true, "\(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
     /// Every live message is the typed value its schema documents (issue #27: the page renders
     /// them as they come, so their shape is the page's contract): a screen connected before the
     /// scans, a lookup and an enrollment, read by curl while they happen.

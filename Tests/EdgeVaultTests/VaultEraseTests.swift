@@ -123,11 +123,7 @@ final class VaultEraseTests: VaultTestCase {
     /// A move across file systems (EXDEV, as between systemd's bind mounts) interrupted at either
     /// side of its commit (the copied `current`) resumes at the next open and loses nothing.
     func testAnInterruptedMoveAcrossFileSystemsResumes() throws {
-        var shm = stat(), tmp = stat()
-        XCTAssertEqual(stat("/dev/shm", &shm), 0)
-        XCTAssertEqual(stat(root, &tmp), 0)
-        XCTAssertNotEqual(shm.st_dev, tmp.st_dev, "/dev/shm and /tmp must be different file systems for this test")
-        let keys = "/dev/shm/" + (root.split(separator: "/").last.map(String.init) ?? "edge-vault-erase") + "-resume"
+        let keys = try otherFileSystemDirectory("resume")
         defer { _ = system("chmod -R u+rwX '\(keys)' 2>/dev/null; rm -rf '\(keys)'") }
         let legacy = root + "/old-keys"
         let v = try Vault(directory: directory, keyDirectory: legacy)
@@ -155,11 +151,7 @@ final class VaultEraseTests: VaultTestCase {
     /// originals crypto-erased, and the vault opens from the new place. /dev/shm (tmpfs) is
     /// another file system than /tmp here; the test fails if it is not.
     func testLegacyKeysMoveAcrossFileSystems() throws {
-        var shm = stat(), tmp = stat()
-        XCTAssertEqual(stat("/dev/shm", &shm), 0)
-        XCTAssertEqual(stat(root, &tmp), 0)
-        XCTAssertNotEqual(shm.st_dev, tmp.st_dev, "/dev/shm and /tmp must be different file systems for this test")
-        let keys = "/dev/shm/" + (root.split(separator: "/").last.map(String.init) ?? "edge-vault-erase") + "-keys"
+        let keys = try otherFileSystemDirectory("keys")
         defer { _ = system("chmod -R u+rwX '\(keys)' 2>/dev/null; rm -rf '\(keys)'") }
         let v = try vault()
         try v.put(value("token-value-moved"), name: name("t"))
@@ -206,5 +198,15 @@ final class VaultEraseTests: VaultTestCase {
         XCTAssertEqual(erase.damaged.map(\.name), ["s1"])
         XCTAssertEqual(erase.damaged.first?.error.code, .unknownKey)
         XCTAssertEqual(string(try vault().get(name("s2"))), "token-value-2")
+    }
+
+    /// A path on another file system than the vault's (/dev/shm, tmpfs, against /tmp): a move
+    /// there is a copy (EXDEV), as between systemd's StateDirectory bind mounts.
+    private func otherFileSystemDirectory(_ suffix: String) throws -> String {
+        var shm = stat(), tmp = stat()
+        XCTAssertEqual(stat("/dev/shm", &shm), 0)
+        XCTAssertEqual(stat(root, &tmp), 0)
+        XCTAssertNotEqual(shm.st_dev, tmp.st_dev, "/dev/shm and /tmp must be different file systems for this test")
+        return "/dev/shm/" + (root.split(separator: "/").last.map(String.init) ?? "edge-vault-erase") + "-" + suffix
     }
 }
