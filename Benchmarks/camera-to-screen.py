@@ -159,7 +159,7 @@ def read_to_dom(binary, reads, chromium):
                       new MutationObserver(stamp).observe(document.body, {childList: true, subtree: true});
                     });""")
                 page.goto(f"http://127.0.0.1:{port}/dock")
-                page.wait_for_function(f"() => window.__rows.length >= {reads + 12}", timeout=180_000, polling=250)
+                page.wait_for_function(f"() => window.__rows.length >= {reads + 20}", timeout=180_000, polling=250)
                 rows = page.evaluate("() => window.__rows")
                 browser.close()
         finally:
