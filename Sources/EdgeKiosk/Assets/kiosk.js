@@ -156,9 +156,9 @@
         knownStart = hello.started_at;
         refresh(['recent-scans', 'cameras', 'lookup', 'enrollments', 'status']);
         say('Reconnected to the station agent.');
-      } else if (connected) {
+      } else if (connected && page === 'clinic') {
         // Reconnected to the same agent: missed scans come on the stream (Last-Event-ID) and the
-        // status and lookup are sent on connect; enrollment changes are read once.
+        // status and lookup are sent on connect; the clinic reads its enrollments once.
         refresh(['enrollments']);
       }
       connected = true;
