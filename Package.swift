@@ -177,7 +177,8 @@ let package = Package(
         .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         // The station's schema and export with every capability's section (StationSchema).
-        .testTarget(name: "EdgeStationTests", dependencies: ["EdgeStation", "EdgeStore", "EdgeEnrollment", "EdgeReceiving", "EdgePush",
+        .testTarget(name: "EdgeStationTests", dependencies: ["EdgeStation", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStore", "EdgeEnrollment",
+                                                             "EdgeReceiving", "EdgePush", "EdgeStandin", "EdgeVault",
                                                              "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EdgeStandinTests", dependencies: ["EdgeStandin", "EdgeContract"]),
         // Host tests use a scripted VideoDriver; device tests run when EDGE_TEST_CAMERA names a

@@ -26,8 +26,12 @@ public struct AgentDependencies: Sendable {
         // Validated with the configuration, so the override cannot fail here.
         return V4L2FrameSource(device: camera.device, models: models, override: (try? camera.captureOverride()) ?? nil)
     }
-    /// How long a part that cannot start waits before it is tried again.
-    public var retryInterval: Duration = .seconds(15)
+    /// How long a part that cannot start waits before it is tried again: 1, 2, 4 ... 60 s
+    /// (`SupervisedService`); tests shorten it.
+    public var retry: BackoffPolicy = .standard
+    /// Opens the station's vault; nil: `StationVault.open` for the configuration. Tests give one
+    /// that fails until they let it open.
+    public var openVault: (@Sendable (StationConfiguration, StationPaths) throws(VaultError) -> StationVault)?
     /// The station's wall clock, Unix seconds: the one the agent and its capabilities read
     /// (`StationContext.now`), so a test can step it.
     public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
@@ -70,8 +74,9 @@ public final class Agent: Sendable {
     public let facts = StationFacts()
     public let outbox: Outbox
     public let events: ScanEventLog
-    /// nil when the vault could not be opened at start (status says why).
-    public let vault: StationVault?
+    /// The station's vault once it is open (it may open after the start: the `vault` part).
+    public let vaultAccess: StationVaultAccess
+    public var vault: StationVault? { vaultAccess.vault }
     public let logger: Logger
     /// What capabilities were given (the same for all).
     public let context: StationContext
@@ -110,44 +115,37 @@ public final class Agent: Sendable {
         let station = configuration.station
         let now = dependencies.now
         let startedAt = now()
-        var openedVault: StationVault?
-        do {
-            let opened = try StationVault.open(configuration, paths: paths, environment: dependencies.environment)
-            for old in opened.movedKeys {
-                logger.notice("vault keys moved to the key directory", metadata: ["event": "vault.keys_moved", "from": "\(old)", "to": "\(opened.keyDirectory)"])
-            }
-            openedVault = opened
-        } catch {
-            logger.error("vault not available", metadata: ["event": "vault.unavailable", "reason": "\(error.message)"])
-            state.setPart("vault", .failed, reason: error.message)
+        let retries = PartRetries()
+        let paths = self.paths
+        let environment = dependencies.environment
+        let openVault = dependencies.openVault
+        let vaultAccess = StationVaultAccess { () throws(VaultError) -> StationVault in
+            if let openVault { return try openVault(configuration, paths) }
+            return try StationVault.open(configuration, paths: paths, environment: environment)
         }
-        vault = openedVault
-        let hashKey: SecureBytes?
-        if let openedVault {
-            do {
-                hashKey = try openedVault.hashKey()
-                state.setPart("vault", .running, reason: "\(openedVault.backend) (\(openedVault.backendReason))")
-                if let refusal = openedVault.tpmRefusal {
-                    logger.warning("TPM refused; the vault uses the key file", metadata: ["event": "vault.tpm_refused", "reason": "\(refusal)"])
-                }
-            } catch {
-                hashKey = nil
-                state.setPart("vault", .failed, reason: error.message)
-            }
-        } else {
-            hashKey = nil
+        self.vaultAccess = vaultAccess
+        // The first attempt now, so that in the usual case every part finds the vault open; when
+        // it fails, the `vault` part below tries again with backoff (issue #28 item 4).
+        let vaultOpenedAtStart: Bool
+        do throws(VaultError) {
+            Self.opened(try vaultAccess.attempt(), state: state, logger: logger)
+            vaultOpenedAtStart = true
+        } catch {
+            logger.error("vault not available; retrying", metadata: ["event": "vault.unavailable", "reason": "\(error.message)"])
+            state.setPart("vault", .waiting, reason: error.message)
+            vaultOpenedAtStart = false
         }
 
         let models = configuration.cameraModels
         let makeSource = dependencies.makeFrameSource
         cameras = CameraSupervisor(cameras: station.cameras, context: Self.cameraContext(configuration),
-                                   recorder: ScanEventRecorder(outbox: outbox, hashKey: hashKey), metrics: metrics, state: state,
+                                   recorder: ScanEventRecorder(outbox: outbox, hashKey: { vaultAccess.hashKey }), metrics: metrics, state: state,
                                    facts: facts, logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
-                                   makeSource: { camera in makeSource(camera, models) })
-        context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vault: openedVault, logger: logger,
+                                   retry: dependencies.retry, makeSource: { camera in makeSource(camera, models) })
+        context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vaultAccess: vaultAccess, logger: logger,
                                  router: router, rejections: rejections, facts: facts, startedAt: startedAt, now: now,
                                  configurationState: configurationState, environment: dependencies.environment,
-                                 retryInterval: dependencies.retryInterval, cameras: cameras,
+                                 retry: dependencies.retry, retries: retries, cameras: cameras,
                                  wakeRelay: { [pushRelay] in pushRelay.withLock { $0 }?.wake() })
 
         // The shutdown order (issue #27 item 2). ServiceGroup starts the services in this order
@@ -159,15 +157,26 @@ public final class Agent: Sendable {
         //   systemd:     STOPPING=1 goes out before anything stops.
         // So at SIGTERM: STOPPING=1, no new input (frames, screens), the senders finish what is in
         // flight, and the database is the last thing written. `AgentTests` asserts it.
-        let statusFile = AgentStatusService(path: paths.agentStatusFile, state: state,
+        let statusFile = AgentStatusService(path: paths.agentStatusFile, state: state, vault: vaultAccess,
                                             base: AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt,
                                                                   updatedAt: 0, configuration: configuration.path,
-                                                                  vaultBackend: openedVault?.backend,
-                                                                  vaultReason: openedVault?.backendReason,
-                                                                  vaultError: openedVault == nil ? state.current.parts["vault"]?.reason : nil,
-                                                                  vaultWarning: openedVault?.tpmRefusal,
                                                                   snapshot: AgentState.Snapshot()))
         var storeSide: [any Service] = [statusFile, QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts)]
+        if !vaultOpenedAtStart {
+            // First of the parts that may retry: the others that need the vault are woken when it opens.
+            storeSide.append(context.supervised("vault") { [state, logger, facts] in
+                let vault: StationVault
+                do throws(VaultError) {
+                    vault = try vaultAccess.attempt()
+                } catch {
+                    throw AgentPartError(.vaultUnavailable, error.message)
+                }
+                Self.opened(vault, state: state, logger: logger)
+                facts.publish(VaultOpened(backend: vault.backend))
+                retries.retryNow()
+                return UntilShutdown()
+            })
+        }
         var senders: [any Service] = []
         var inputs: [any Service] = [cameras]
 
@@ -184,9 +193,8 @@ public final class Agent: Sendable {
                                                 kinds: dependencies.outboxKinds) { [metrics] report in
                     metrics.recordPushIntake(report)
                 }
-                senders.append(context.supervised("push") { [vault = openedVault, metrics, logger, pushRelay] in
-                    guard let vault else { throw AgentPartError(.vaultUnavailable, "the vault could not be opened; see the vault part") }
-                    let parts = try StationParts.pushRelay(settings: push, store: store, vault: vault)
+                senders.append(context.supervised("push") { [metrics, logger, pushRelay] in
+                    let parts = try StationParts.pushRelay(settings: push, store: store, vault: try vaultAccess.require())
                     pushRelay.withLock { $0 = parts.relay }
                     return PushRelayService(parts: parts, metrics: metrics, logger: logger)
                 })
@@ -202,8 +210,8 @@ public final class Agent: Sendable {
             let router = self.router
             let rejections = self.rejections
             let kinds = dependencies.outboxKinds
-            senders.append(context.supervised("sender") { [vault = openedVault, metrics, pullWake, logger] in
-                let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
+            senders.append(context.supervised("sender") { [metrics, pullWake, logger] in
+                let (identity, tokens) = try Self.syncIdentity(vault: try vaultAccess.require(), sync: sync, push: configuration.push)
                 let lock: SenderLock
                 do throws(SyncError) {
                     lock = try SenderLock(databasePath: outbox.database.path)
@@ -216,8 +224,8 @@ public final class Agent: Sendable {
                                                                  logger: logger),
                                      transport: transport, metrics: metrics, pull: pullWake, lock: lock)
             })
-            senders.append(context.supervised("puller") { [vault = openedVault, metrics, pullWake, state, logger] in
-                let (identity, tokens) = try Self.syncIdentity(vault: vault, sync: sync, push: configuration.push)
+            senders.append(context.supervised("puller") { [metrics, pullWake, state, logger] in
+                let (identity, tokens) = try Self.syncIdentity(vault: try vaultAccess.require(), sync: sync, push: configuration.push)
                 return PullService(outbox: outbox, transport: try Self.transport(sync), tokens: tokens, settings: sync, identity: identity,
                                    router: router, interval: .seconds(station.pullInterval), wake: pullWake, metrics: metrics,
                                    state: state, logger: logger)
@@ -229,15 +237,28 @@ public final class Agent: Sendable {
 
         // Every capability gets its context before the group exists, so its services take their
         // place in the order above and its subscriptions are open before the first frame.
+        //
+        // One that cannot start yet (no vault, no kiosk PIN) is retried like any part (issue #28
+        // item 4): a supervised part asks it again with backoff and, once it contributes, runs its
+        // services as one group, inputs stopping before senders as above. Decision: such a late
+        // capability stops with the inputs, a little earlier than its senders would have; its
+        // subscriptions open when it starts, so it sees the facts from then on.
+        let context = self.context
         for capability in dependencies.capabilities {
             do {
                 let contributed = try capability.contribute(to: context)
                 senders.append(contentsOf: contributed.senders)
                 inputs.append(contentsOf: contributed.inputs)
             } catch {
-                let reason = "\(error)"
-                logger.error("capability not started", metadata: ["event": "part.failed", "part": "\(capability.name)", "reason": "\(reason)"])
-                state.setPart(capability.name, .failed, reason: reason)
+                logger.error("capability not started; retrying", metadata: ["event": "part.waiting", "part": "\(capability.name)",
+                                                                            "reason": "\(error)"])
+                state.setPart(capability.name, .waiting, reason: "\(error)")
+                inputs.append(SupervisedService(name: capability.name, state: state, logger: logger, retry: dependencies.retry, retries: retries,
+                                                now: now, rebuilds: false) {
+                    let contributed = try capability.contribute(to: context)
+                    return ServiceGroup(configuration: ServiceGroupConfiguration(
+                        services: (contributed.senders + contributed.inputs).map { .init(service: $0) }, logger: logger))
+                })
             }
         }
         let hangups = dependencies.handleSignals ? HangupService() : nil
@@ -321,8 +342,19 @@ public final class Agent: Sendable {
                                  repeatGap: .milliseconds(Int64(configuration.station.repeatGap * 1000)))
     }
 
-    private static func syncIdentity(vault: StationVault?, sync: SyncSettings, push: PushSettings?) throws(AgentPartError) -> (SyncIdentity, VaultTokenProvider) {
-        guard let vault else { throw AgentPartError(.vaultUnavailable, "the vault could not be opened; see the vault part") }
+    /// The vault opened (at start or later): its backend in status, and the moves and refusals
+    /// it made in the log.
+    private static func opened(_ vault: StationVault, state: AgentState, logger: Logger) {
+        for old in vault.movedKeys {
+            logger.notice("vault keys moved to the key directory", metadata: ["event": "vault.keys_moved", "from": "\(old)", "to": "\(vault.keyDirectory)"])
+        }
+        if let refusal = vault.tpmRefusal {
+            logger.warning("TPM refused; the vault uses the key file", metadata: ["event": "vault.tpm_refused", "reason": "\(refusal)"])
+        }
+        state.setPart("vault", .running, reason: "\(vault.backend) (\(vault.backendReason))")
+    }
+
+    private static func syncIdentity(vault: StationVault, sync: SyncSettings, push: PushSettings?) throws(AgentPartError) -> (SyncIdentity, VaultTokenProvider) {
         let deviceID: String
         do {
             deviceID = try vault.deviceID()
@@ -338,6 +370,14 @@ public final class Agent: Sendable {
         } catch {
             throw AgentPartError(.transportFailed, error.message)
         }
+    }
+}
+
+/// A part whose work was done when it was built (the vault, once open): it holds its place in
+/// the group until shutdown, so its supervisor does not build it again.
+struct UntilShutdown: Service {
+    func run() async throws {
+        try? await gracefulShutdown()
     }
 }
 

@@ -14,6 +14,10 @@ public final class AgentState: Sendable {
         public var reason: String?
         /// Unix seconds of the last change.
         public var since: Double
+        /// A part that could not start: how many attempts failed in a row, and when (Unix
+        /// seconds) the next one is due (issue #28 item 4: the operator sees it is retried).
+        public var attempts: Int?
+        public var retryAt: Double?
     }
 
     public struct Camera: Sendable, Codable, Equatable {
@@ -63,8 +67,17 @@ public final class AgentState: Sendable {
 
     public func setPart(_ name: String, _ state: PartState, reason: String? = nil) {
         update { snapshot in
-            if snapshot.parts[name]?.state == state && snapshot.parts[name]?.reason == reason { return }
+            if let part = snapshot.parts[name], part.state == state, part.reason == reason, part.attempts == nil { return }
             snapshot.parts[name] = Part(state: state, reason: reason, since: Date().timeIntervalSince1970)
+        }
+    }
+
+    /// A part that could not start (or ended with an error) and is tried again at `retryAt`.
+    /// `since` stays the time it first stopped running, so status says how long it has been down.
+    public func setRetrying(_ name: String, reason: String, attempts: Int, retryAt: Double) {
+        update { snapshot in
+            let since = snapshot.parts[name].flatMap { $0.state == .waiting ? $0.since : nil } ?? Date().timeIntervalSince1970
+            snapshot.parts[name] = Part(state: .waiting, reason: reason, since: since, attempts: attempts, retryAt: retryAt)
         }
     }
 }

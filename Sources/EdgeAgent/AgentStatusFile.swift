@@ -46,6 +46,7 @@ public struct AgentStatusFile: Codable, Sendable, Equatable {
 struct AgentStatusService: Service {
     let path: String
     let state: AgentState
+    let vault: StationVaultAccess
     let base: AgentStatusFile
 
     func run() async throws {
@@ -54,6 +55,8 @@ struct AgentStatusService: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let snapshot = state.current
             if snapshot != last {
+                // The vault part's change (it opened late) is a snapshot change: its lines follow.
+                vault.describe(into: &file)
                 file.snapshot = snapshot
                 file.updatedAt = Date().timeIntervalSince1970
                 file.write(to: path)

@@ -29,6 +29,8 @@ public final class CameraSupervisor: Service, Sendable {
     private let running = Locked<[String: RunningCamera]>([:])
     private let wanted: Locked<[StationCamera]>
     private let readerOptions: ReaderOptions
+    /// How long a camera whose source gave up waits before it is tried again.
+    private let retry: BackoffPolicy
     /// Stills asked for (the kiosk's photo evidence, UI-2), per camera name: the next frame
     /// that camera's loop takes is copied to each of them.
     private let stills = Locked<[String: [Still]]>([:])
@@ -37,8 +39,9 @@ public final class CameraSupervisor: Service, Sendable {
     private let facts: StationFacts
 
     public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
-                facts: StationFacts, logger: Logger, readerOptions: ReaderOptions = .cameraFrame(),
+                facts: StationFacts, logger: Logger, readerOptions: ReaderOptions = .cameraFrame(), retry: BackoffPolicy = .standard,
                 makeSource: @escaping @Sendable (StationCamera) -> any FrameSource) {
+        self.retry = retry
         self.recorder = recorder
         self.makeSource = makeSource
         self.metrics = metrics
@@ -143,13 +146,39 @@ public final class CameraSupervisor: Service, Sendable {
                 // Capture blocks in poll: its own thread, not the cooperative pool's.
                 let thread = DispatchQueue(label: "edge.camera." + camera.name)
                 thread.async {
-                    // The source is made on the thread that uses it and never leaves it.
-                    self.loop(camera, source: self.makeSource(camera), stop: stop)
+                    self.supervise(camera, stop: stop)
                     continuation.resume()
                 }
             }
         }
         return RunningCamera(camera: camera, stop: stop, finished: finished)
+    }
+
+    /// Runs the camera's loop until it is stopped. A source that gives up by itself (a device
+    /// that is not a usable camera, a replay file that cannot be read; a missing or unplugged
+    /// device is waited for inside the source, HW-3) is made again after a backoff wait, which
+    /// status shows in the camera's detail (issue #28 item 4). A loop that ran for at least the
+    /// cap before giving up starts again from the first wait.
+    private func supervise(_ camera: StationCamera, stop: StopFlag) {
+        let clock = ContinuousClock()
+        var failures = 0
+        while !stop.isSet {
+            let started = clock.now
+            // The source is made on the thread that uses it and never leaves it.
+            loop(camera, source: makeSource(camera), stop: stop)
+            if stop.isSet { return }
+            failures = clock.now - started >= .seconds(retry.cap) ? 1 : failures + 1
+            let delay = retry.ceiling(failures: failures - 1)
+            logger.warning("camera retrying", metadata: ["event": "camera.retrying", "camera": "\(camera.name)", "attempts": "\(failures)",
+                                                         "retry_in": "\(delay)"])
+            changeCamera(camera.name) { $0.detail = ($0.detail ?? "stopped") + "; try \(failures + 1) in \(Self.seconds(delay))" }
+            if stop.wait(upTo: .milliseconds(Int64(delay * 1000))) { return }
+        }
+    }
+
+    /// "8 s", "0.2 s": a backoff wait as status shows it.
+    static func seconds(_ value: Double) -> String {
+        value >= 1 ? "\(Int(value.rounded())) s" : "\((value * 10).rounded() / 10) s"
     }
 
     /// One camera's loop, on its own thread.

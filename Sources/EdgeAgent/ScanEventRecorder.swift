@@ -13,11 +13,12 @@ public struct ScanEventRecorder: Sendable {
 
     public let outbox: Outbox
     public let events: ScanEventLog
-    /// Keys the payload hash; nil when the vault could not give one (then linking codes are
-    /// kept masked without a hash, and other codes are still matched by text).
-    let hashKey: SecureBytes?
+    /// Keys the payload hash; nil while the vault cannot give one (it may open after the start:
+    /// until then linking codes are kept masked without a hash, and other codes are still
+    /// matched by text).
+    let hashKey: @Sendable () -> SecureBytes?
 
-    public init(outbox: Outbox, hashKey: SecureBytes?) {
+    public init(outbox: Outbox, hashKey: @escaping @Sendable () -> SecureBytes?) {
         self.outbox = outbox
         self.events = ScanEventLog(database: outbox.database)
         self.hashKey = hashKey
@@ -71,7 +72,7 @@ public struct ScanEventRecorder: Sendable {
     /// equal codes match on this station, and a stolen database does not reveal short codes by
     /// brute force without the vault.
     func payloadKey(_ bytes: [UInt8]) -> String? {
-        hashKey.flatMap { KeyedHash.hex(key: $0, salt: "edge scan event", digest: SHA256.hash(bytes)) }
+        hashKey().flatMap { KeyedHash.hex(key: $0, salt: "edge scan event", digest: SHA256.hash(bytes)) }
     }
 
     /// A linking code as it may be printed (ENR-8): the sponsor prefix and one star per hidden

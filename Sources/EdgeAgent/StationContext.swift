@@ -35,8 +35,8 @@ public struct StationContext: Sendable {
     public let state: AgentState
     public let outbox: Outbox
     public let events: ScanEventLog
-    /// nil when the vault could not be opened at start (status says why).
-    public let vault: StationVault?
+    /// The station's vault, which may open after the start (issue #28 item 4).
+    public let vaultAccess: StationVaultAccess
     public let logger: Logger
     /// Pulled changes and delivered entries by kind (AGT-5).
     public let router: ChangeRouter
@@ -51,9 +51,14 @@ public struct StationContext: Sendable {
     let configurationState: Locked<StationConfiguration>
     /// The environment the station resolved its paths with.
     let environment: [String: String]
-    let retryInterval: Duration
+    let retry: BackoffPolicy
+    let retries: PartRetries
     let cameras: CameraSupervisor
     let wakeRelay: @Sendable () -> Void
+
+    /// The vault, or nil while it is not open: ask each time, a part built without it is retried
+    /// (`supervised`) or told by `VaultOpened` on the fact stream.
+    public var vault: StationVault? { vaultAccess.vault }
 
     /// The configuration in force (SIGHUP replaces it).
     public var configuration: StationConfiguration { configurationState.get() }
@@ -67,10 +72,9 @@ public struct StationContext: Sendable {
     /// connection): what `edge status` shows, for the kiosk's status page.
     public func status() -> StationStatus {
         let snapshot = state.current
-        let file = AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt, updatedAt: now(),
-                                   configuration: configuration.path, vaultBackend: vault?.backend, vaultReason: vault?.backendReason,
-                                   vaultError: vault == nil ? snapshot.parts["vault"]?.reason : nil, vaultWarning: vault?.tpmRefusal,
-                                   snapshot: snapshot)
+        var file = AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt, updatedAt: now(),
+                                   configuration: configuration.path, snapshot: snapshot)
+        vaultAccess.describe(into: &file)
         return StationStatus.collect(configuration, environment: environment, now: now(), live: StationStatus.Live(file: file, database: outbox.database))
     }
 
@@ -78,10 +82,10 @@ public struct StationContext: Sendable {
     public func wakePushRelay() { wakeRelay() }
 
     /// A part supervised like the agent's own (AGT-1): when it cannot start or ends with an error,
-    /// the reason goes to the state and the log and it is tried again, while every other part
-    /// keeps running (a failing kiosk must not stop the cameras).
+    /// the reason goes to the state and the log and it is tried again with backoff, while every
+    /// other part keeps running (a failing kiosk must not stop the cameras).
     public func supervised(_ name: String, _ make: @escaping @Sendable () async throws -> any Service) -> any Service {
-        state.setPart(name, .starting)
-        return SupervisedService(name: name, state: state, logger: logger, retryInterval: retryInterval, make: make)
+        if state.current.parts[name] == nil { state.setPart(name, .starting) }
+        return SupervisedService(name: name, state: state, logger: logger, retry: retry, retries: retries, now: now, make: make)
     }
 }

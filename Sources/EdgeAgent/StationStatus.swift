@@ -22,6 +22,15 @@ public struct StationStatus: Encodable, Sendable {
         public var state: String
         public var reason: String?
         public var since: Double
+        /// A part being retried: failed attempts in a row, and when (Unix seconds) the next is due.
+        public var attempts: Int?
+        public var retryAt: Double?
+
+        /// "tried 3 times, next in 8 s": what the operator reads beside the reason.
+        public func retrying(now: Double) -> String? {
+            guard let attempts, let retryAt else { return nil }
+            return "tried \(attempts) time\(attempts == 1 ? "" : "s"), next in \(Int(max(0, retryAt - now).rounded(.up))) s"
+        }
     }
 
     /// A held credential with its kind (`HoldKind`, issue #28): a fault (the backend rejected a
@@ -119,9 +128,12 @@ public struct StationStatus: Encodable, Sendable {
         var missing: [String] = []
         if !alive { missing.append("agent: not running (start it with `edge run`)") }
 
-        let parts = (snapshot?.parts ?? [:]).sorted { $0.key < $1.key }.map { Part(name: $0.key, state: $0.value.state.rawValue, reason: $0.value.reason, since: $0.value.since) }
+        let parts = (snapshot?.parts ?? [:]).sorted { $0.key < $1.key }.map {
+            Part(name: $0.key, state: $0.value.state.rawValue, reason: $0.value.reason, since: $0.value.since, attempts: $0.value.attempts,
+                 retryAt: $0.value.retryAt)
+        }
         for part in parts where part.state == "waiting" || part.state == "failed" {
-            missing.append("\(part.name): \(part.reason ?? part.state)")
+            missing.append("\(part.name): \(part.reason ?? part.state)" + (part.retrying(now: now).map { " (\($0))" } ?? ""))
         }
         var cameras = configuration.station.cameras.map { camera in
             snapshot?.cameras[camera.name] ?? AgentState.Camera(name: camera.name, device: camera.device, up: false, detail: alive ? "starting" : "agent not running",

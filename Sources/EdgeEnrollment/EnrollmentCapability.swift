@@ -23,7 +23,8 @@ public struct EnrollmentCapability: StationCapability {
 
     public func contribute(to context: StationContext) throws -> StationServices {
         guard let vault = context.vault else {
-            throw EnrollmentError(.notConfigured, "The vault could not be opened; enrollment needs it for the tokens.")
+            // Retried with the vault (issue #28 item 4).
+            throw EnrollmentError(.notConfigured, "The vault is not open yet; enrollment needs it for the tokens.")
         }
         let configuration = context.configuration
         // The same zone resolver as sync's and push's: X-Timezone agrees on every request.

@@ -32,9 +32,9 @@ public final class Kiosk: Sendable {
         self.settings = settings
         self.receiving = receiving
         self.enrollment = enrollment
-        let vault = context.vault
         let pinName = settings.pinSecret
-        checks = try KioskGuard(settings: settings, pin: { (try? vault?.secret(pinName)) ?? nil })
+        // Asked of the vault at each check: a PIN the operator changed is in force at once.
+        checks = try KioskGuard(settings: settings, pin: { (try? context.vault?.secret(pinName)) ?? nil })
         startedAt = context.startedAt
         pages = try KioskPages()
     }

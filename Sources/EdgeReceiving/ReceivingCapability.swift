@@ -12,8 +12,9 @@ import ServiceLifecycle
 /// `feed` and `dock`.
 public final class ReceivingCapability: StationCapability {
     public let name = "receiving"
-    /// Set by `contribute`: the dock's current lookup, and the dock the station runs.
-    private let made = Locked<(feed: KioskFeed, dock: ReceivingDock)?>(nil)
+    /// Set by `contribute`: the dock's current lookup, and the parts the station runs (built
+    /// again, with its backend client, when the vault opens after the start).
+    private let made = Locked<(feed: KioskFeed, parts: ReceivingParts)?>(nil)
     /// The `receiving` section, checked when the capability is made so that `edge run` refuses a
     /// bad one before anything starts; nil when the file has none.
     public let settings: ReceivingSettings?
@@ -23,16 +24,38 @@ public final class ReceivingCapability: StationCapability {
     }
 
     public var feed: KioskFeed? { made.get()?.feed }
-    public var dock: ReceivingDock? { made.get()?.dock }
+    public var dock: ReceivingDock? { made.get()?.parts.dock }
+    var parts: ReceivingParts? { made.get()?.parts }
 
     public func contribute(to context: StationContext) throws -> StationServices {
         let parts = try ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths, vault: context.vault,
                                              clock: context.now)
+        // The ledger and cache are tables of the station's database: a dock built again (the
+        // vault opened late) writes the same ones, so the routes keep this one.
         ReceivingRoutes.register(on: context.router, dock: parts.dock)
         let feed = KioskFeed(facts: context.facts)
-        made.set((feed, parts.dock))
-        context.state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
+        made.set((feed, parts))
+        report(parts, state: context.state)
         // Subscribed now, before the cameras start with the group: no read is missed.
-        return StationServices(senders: [ReceivingService(parts: parts, feed: feed, facts: context.facts.subscribe(), logger: context.logger)])
+        return StationServices(senders: [ReceivingService(capability: self, feed: feed, facts: context.facts.subscribe(), logger: context.logger,
+                                                          reconnect: { [weak self] in self?.reconnect(context) })])
+    }
+
+    /// The vault opened after the start (issue #28 item 4): a dock that was offline for want of
+    /// it is built again with its backend client. Its cache, ledger and photos are the same
+    /// tables, so nothing in progress changes; offline parts hold no transport, so none is left
+    /// open.
+    private func reconnect(_ context: StationContext) {
+        guard let current = made.get(), current.parts.dock.client == nil,
+              let rebuilt = try? ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths,
+                                                      vault: context.vault, clock: context.now),
+              rebuilt.dock.client != nil else { return }
+        made.set((current.feed, rebuilt))
+        report(rebuilt, state: context.state)
+        context.logger.notice("dock online", metadata: ["event": "receiving.online"])
+    }
+
+    private func report(_ parts: ReceivingParts, state: AgentState) {
+        state.setPart(name, .running, reason: parts.dock.client == nil ? "offline: \(parts.dock.offlineReason)" : nil)
     }
 }

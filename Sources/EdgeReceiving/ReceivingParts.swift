@@ -32,7 +32,7 @@ public struct ReceivingParts: Sendable {
                            transport: nil, identity: nil, tokens: nil)
         }
         guard let sync = configuration.sync else { return offline("no backend is configured (sync.base_url in edge.json)") }
-        guard let vault else { return offline("the vault could not be opened, so there is no token") }
+        guard let vault else { return offline("the vault is not open, so there is no token (it is retried; see the vault part)") }
         let deviceID: String
         do {
             deviceID = try vault.deviceID()

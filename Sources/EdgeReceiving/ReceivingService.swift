@@ -17,22 +17,29 @@ struct ReceivingService: Service {
     static let lookedUp: Set<String> = [BuiltInPayloadClass.purchaseOrder.rawValue, BuiltInPayloadClass.vendor.rawValue,
                                         BuiltInPayloadClass.material.rawValue, BuiltInPayloadClass.product.rawValue]
 
-    let parts: ReceivingParts
+    /// Holds the dock's parts (`parts`), built again when the vault opens late.
+    let capability: ReceivingCapability
     let feed: KioskFeed
     /// Opened when the capability was given its context, before the cameras started.
     let facts: StationFacts.Subscription
     let logger: Logger
+    /// `VaultOpened`: builds the dock again with its backend client.
+    let reconnect: @Sendable () -> Void
 
     func run() async throws {
-        defer { parts.transport?.shutdown() }
-        let dock = parts.dock
-        // Both loops end at graceful shutdown, each after the lookup or upload in flight.
+        defer { capability.parts?.transport?.shutdown() }
+        // Both loops end at graceful shutdown, each after the lookup or upload in flight. Each
+        // round takes the dock as it is now.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withGracefulShutdownHandler {
                     for await fact in facts {
+                        if fact is VaultOpened {
+                            reconnect()
+                            continue
+                        }
                         guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
-                              Self.lookedUp.contains(scan.event.className) else { continue }
+                              Self.lookedUp.contains(scan.event.className), let dock = capability.dock else { continue }
                         feed.publish(await lookup(text, scan: scan, dock: dock))
                     }
                 } onGracefulShutdown: {
@@ -41,7 +48,7 @@ struct ReceivingService: Service {
             }
             group.addTask {
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    await housekeeping(dock)
+                    if let dock = capability.dock { await housekeeping(dock) }
                     try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.housekeepingInterval) }
                 }
             }

@@ -38,7 +38,8 @@ struct StatusCommand: ParsableCommand {
         if !agent.restartPending.isEmpty { Output.stdout("  restart to apply: \(agent.restartPending.joined(separator: ", "))") }
         if let error = agent.lastReloadError { Output.stdout("  last reload refused: \(Output.printable(error))") }
         for part in status.parts {
-            Output.stdout("  \(part.name): \(part.state)" + (part.reason.map { " - \(Output.printable($0))" } ?? ""))
+            Output.stdout("  \(part.name): \(part.state)" + (part.reason.map { " - \(Output.printable($0))" } ?? "")
+                          + (part.retrying(now: Date().timeIntervalSince1970).map { " (\($0))" } ?? ""))
         }
         for camera in status.cameras {
             Output.stdout("camera \(camera.name) (\(Output.printable(camera.device))): \(camera.up ? "up" : "down")"

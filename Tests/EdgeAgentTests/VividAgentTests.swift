@@ -33,7 +33,7 @@ final class VividAgentTests: XCTestCase {
             """.utf8))
         var dependencies = AgentDependencies()
         dependencies.environment = [:]
-        dependencies.retryInterval = .milliseconds(500)
+        dependencies.retry = BackoffPolicy(base: 0.5, cap: 0.5)
         dependencies.logger = Logger(label: "edge-vivid") { _ in SwiftLogNoOpLogHandler() }
         // One frame holds both codes: the Code 128 material label above a QR purchase order.
         // (Restarting vivid's output loop while the agent streams can leave v4l2-ctl stuck.)

@@ -29,7 +29,7 @@ final class VividReceivingTests: XCTestCase {
         // a PO on a QR code is not a valid PO label).
         let loop = try Vivid.startLoop(capture: node, frame: try Self.frameYUYV(try Self.code128Image(DemoData.openOrder)))
         defer { Vivid.stopLoop(loop) }
-        let station = try test.start { $0.retryInterval = .milliseconds(500) }
+        let station = try test.start { $0.retry = BackoffPolicy(base: 0.5, cap: 0.5) }
         let agent = station.agent
         let feed = try XCTUnwrap(station.receiving?.feed)
         do {

@@ -29,9 +29,11 @@ public final class TestStation: @unchecked Sendable, Stoppable {
     /// - `fcm`: the stand-in takes a generated service account, which the vault holds as
     ///   `push.service-account`.
     /// - `sync`: whether edge.json has a `sync` section pointing at the stand-in.
+    /// - `vaultBackend`, `tcti`: the vault's backend and TPM (a `Swtpm`'s `tcti`), as edge.json
+    ///   names them; the secrets are put with the same backend.
     public init(role: String, name: String = "station-1", cameras: String = "[]", station: String = "", sections: String = "",
                 token: String = "test-station-token", fcm: Bool = false, pin: String? = nil, sync: Bool = true,
-                prefix: String = "edge-station") async throws {
+                vaultBackend: VaultBackendChoice = .keyfile, tcti: String? = nil, prefix: String = "edge-station") async throws {
         directory = try TemporaryDirectory(prefix: prefix)
         self.token = token
         let account = fcm ? try StandinServiceAccount.generate() : nil
@@ -40,7 +42,8 @@ public final class TestStation: @unchecked Sendable, Stoppable {
         let base = "http://127.0.0.1:\(try await standin.start())"
         baseURL = base
         // Where the station's own paths put them (StationPaths): keys beside the state directory.
-        let vault = try Vault(directory: directory.path + "/vault", keyDirectory: StationPaths.defaultKeyDirectory(forState: directory.path), backend: .keyfile)
+        let vault = try Vault(directory: directory.path + "/vault", keyDirectory: StationPaths.defaultKeyDirectory(forState: directory.path),
+                              backend: vaultBackend, tcti: tcti ?? "device:/dev/tpmrm0")
         try vault.put(SecureBytes(Array(token.utf8)), name: SecretName("sync.token"))
         if let account { try vault.put(account.keyFile(tokenURI: base + "/token"), name: SecretName("push.service-account")) }
         if let pin { try vault.put(SecureBytes(Array(pin.utf8)), name: SecretName("ui.pin")) }
@@ -50,7 +53,7 @@ public final class TestStation: @unchecked Sendable, Stoppable {
         }
         let syncSection = sync ? #", "sync": {"base_url": "\#(base)", "connect_timeout": 2, "total_timeout": 5}"# : ""
         try Data("""
-            {"station": {"name": "\(name)", "role": "\(role)", "state_dir": ".", "vault_backend": "keyfile", "pull_interval": 1,
+            {"station": {"name": "\(name)", "role": "\(role)", "state_dir": ".", "vault_backend": "\(vaultBackend.rawValue)",\(tcti.map { #" "tcti": "\#($0)","# } ?? "") "pull_interval": 1,
                          "cameras": \(cameras)\(filled(station))}\(syncSection)\(filled(sections))}
             """.utf8).write(to: URL(fileURLWithPath: configPath))
     }
@@ -65,7 +68,7 @@ public final class TestStation: @unchecked Sendable, Stoppable {
         var dependencies = AgentDependencies()
         // No environment: EDGE_STATE_DIR and friends of the machine running the tests must not leak in.
         dependencies.environment = [:]
-        dependencies.retryInterval = .milliseconds(200)
+        dependencies.retry = BackoffPolicy(base: 0.1, cap: 0.4)
         dependencies.logger = Logger(label: "edge-test") { label in
             ProcessInfo.processInfo.environment["EDGE_TEST_LOG"] != nil ? StreamLogHandler.standardError(label: label) as any LogHandler
                 : SwiftLogNoOpLogHandler()
