@@ -1,4 +1,5 @@
 import EdgeAgent
+import EdgeContract
 import EdgeCore
 import EdgeEnrollment
 import EdgeImaging
@@ -29,6 +30,12 @@ struct KioskAPI: Sendable {
         api.get("events") { request, _ in try KioskEvents(kiosk: kiosk).response(request) }
         api.post("dock/scans") { request, _ in try await dockScan(request) }
         api.get("dock/lookup") { _, _ in try currentLookup() }
+        api.get("dock/receipts/:po") { _, context in try receipt(context.parameters.require("po")) }
+        api.put("dock/receipts/:po/lines/:line") { request, context in
+            try await editLine(request, po: context.parameters.require("po"), lineNo: context.parameters.require("line", as: Int.self))
+        }
+        api.post("dock/receipts/:po/undo") { _, context in try undo(context.parameters.require("po")) }
+        api.delete("dock/receipts/:po") { _, context in try discard(context.parameters.require("po")) }
         api.post("dock/photos") { request, _ in try await takePhoto(request) }
         api.get("dock/photos/:id") { _, context in try photo(context.parameters.require("id")) }
         api.post("dock/grns") { request, _ in try await confirm(request) }
@@ -76,19 +83,106 @@ struct KioskAPI: Sendable {
         return dock
     }
 
-    /// A label typed or sent by a keyboard-wedge scanner: looked up as a camera read is, and made
-    /// the dock's current lookup.
+    /// A label typed or sent by a keyboard-wedge scanner: what a camera read does (`DockScanner`):
+    /// counted on the open order, refused, or looked up and made the dock's current lookup.
+    /// `open`: the operator confirmed opening another order while this one has a receipt.
     func dockScan(_ request: Request) async throws -> Response {
-        struct Body: Decodable { let text: String }
+        struct Body: Decodable {
+            let text: String
+            let open: Bool?
+        }
         let dock = try requireDock()
-        let text = KioskPages.trimmed(try await Self.decode(Body.self, request).text)
-        guard !text.isEmpty, text.utf8.count <= 4096 else {
+        let body = try await Self.decode(Body.self, request)
+        let text = KioskPages.trimmed(body.text)
+        guard !text.isEmpty, text.utf8.count <= 4096, let feed = kiosk.feed else {
             throw KioskError(.badRequest, "Scan or type a label (at most 4096 bytes).", status: .unprocessableContent)
         }
         let className = KioskLookup.typedClass(text, classifier: dock.classifier)
-        let lookup = await KioskLookup.lookUp(text, className: className, camera: KioskLookup.keyboard, seenAt: dock.now, dock: dock)
-        kiosk.feed?.publish(lookup)
-        return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+        switch await DockScanner(dock: dock, feed: feed).read(text, className: className, source: KioskLookup.keyboard, seenAt: dock.now,
+                                                              open: body.open ?? false) {
+        case .lookup(let lookup):
+            return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+        case .counted(let counted):
+            let notice = DockNotice(kind: counted.needsExcessFlag ? .excess : .counted, poNumber: counted.receipt.poNumber, label: text,
+                                    lineNo: counted.lineNo, source: KioskLookup.keyboard, at: dock.now, message: "")
+            return KioskResponse.json(KioskDocuments.Notice(notice, receipt: counted.receipt))
+        case .notice(let notice):
+            return KioskResponse.json(KioskDocuments.Notice(notice))
+        }
+    }
+
+    // MARK: receipts in progress (RCV-8)
+
+    /// A receiving call's answer, its refusal in the API's error shape.
+    private func receiving<T>(_ body: () throws(ReceivingError) -> T) throws(KioskError) -> T {
+        do throws(ReceivingError) {
+            return try body()
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    private static func noReceipt(_ po: String) -> KioskError {
+        KioskError(.notFound, "No receipt is in progress for \(KioskPages.shown(String(po.prefix(40)))).", status: .notFound)
+    }
+
+    func receipt(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard let receipt = try receiving({ () throws(ReceivingError) in try dock.receipts.receipt(po) }) else { throw Self.noReceipt(po) }
+        return KioskResponse.json(receipt)
+    }
+
+    /// One field of one line, committed before the answer (the page sends each change as it is
+    /// made). The order is the dock's open one, or its cached copy.
+    func editLine(_ request: Request, po: String, lineNo: Int) async throws -> Response {
+        struct Body: Decodable {
+            let received: String?
+            let discrepancy: String?
+            let note: String?
+            let revision: Int?
+        }
+        let dock = try requireDock()
+        let body = try await Self.decode(Body.self, request)
+        let receipt = try receiving { () throws(ReceivingError) -> Receipt in
+            let order = try self.order(po, dock: dock)
+            var flag: GRNLine.Discrepancy?
+            if let text = body.discrepancy, !text.isEmpty {
+                guard let parsed = GRNLine.Discrepancy(rawValue: text) else {
+                    throw ReceivingError(.invalidQuantity, "Line \(lineNo): the discrepancy is short, excess or damaged.")
+                }
+                flag = parsed
+            }
+            return try dock.receipts.edit(order, lineNo: lineNo, received: body.received, discrepancy: flag, note: body.note,
+                                          revision: body.revision, now: dock.now)
+        }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    func undo(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard let receipt = try receiving({ () throws(ReceivingError) in try dock.receipts.undo(po, now: dock.now) }) else {
+            throw KioskError(.notFound, "Nothing to undo: no item was counted for this order.", status: .notFound)
+        }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    /// "Discard" (the page asks first): the receipt in progress is gone; the order stays open.
+    func discard(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard try receiving({ () throws(ReceivingError) in try dock.receipts.discard(po) }) else { throw Self.noReceipt(po) }
+        kiosk.context.facts.publish(ReceiptClosed(poNumber: po, reason: .discarded))
+        return Response(status: .noContent)
+    }
+
+    /// The order a receipt is for: the one the dock has open, else the cached copy.
+    private func order(_ po: String, dock: ReceivingDock) throws(ReceivingError) -> PurchaseOrder {
+        if let feed = kiosk.feed, let open = DockScanner(dock: dock, feed: feed).openOrder, open.poNumber == po { return open }
+        guard let cached = try dock.cache.cached(po) else {
+            throw ReceivingError(.notFound, "\(KioskPages.shown(String(po.prefix(40)))) is not open on this dock; scan its label first.")
+        }
+        return cached.order
     }
 
     func currentLookup() throws -> Response {
@@ -148,9 +242,11 @@ struct KioskAPI: Sendable {
             let poNumber: String
             let lines: [Line]
             let photos: [String]?
+            /// The receipt's revision the screen showed (RCV-8): confirmed once, never unseen.
+            let receiptRevision: Int?
             enum CodingKeys: String, CodingKey {
                 case lines, photos
-                case poNumber = "po_number"
+                case poNumber = "po_number", receiptRevision = "receipt_revision"
             }
         }
         let dock = try requireDock()
@@ -175,7 +271,9 @@ struct KioskAPI: Sendable {
             let lines = try body.lines.map { line throws(ReceivingError) in
                 try GRNDraft.parseLine("\(line.lineNo)=\(line.received):\(line.discrepancy ?? ""):\(line.note ?? "")")
             }
-            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images)
+            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images,
+                                                      receiptRevision: body.receiptRevision)
+            kiosk.context.facts.publish(ReceiptClosed(poNumber: confirmation.request.poNumber, reason: .confirmed))
             kiosk.photos.remove(ids)
             let wait = min(dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait, 10)
             let outcome = try await GRNDelivery.awaitOutcome(confirmation.idempotencyKey, dock: dock, wait: wait)

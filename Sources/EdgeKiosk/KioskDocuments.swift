@@ -126,6 +126,43 @@ enum KioskDocuments {
         enum Key: String, CodingKey { case waiting }
     }
 
+    /// A dock read that did not open a lookup (`DockNotice`): the answer to a typed scan and the
+    /// `notice` event. `receipt`: the order's receipt after a count (answers only).
+    struct Notice: Encodable, Sendable {
+        let kind: String
+        let poNumber: String
+        let label: String
+        let lineNo: Int?
+        let message: String
+        let receipt: Receipt?
+
+        init(_ notice: DockNotice, receipt: Receipt? = nil) {
+            kind = notice.kind.rawValue
+            poNumber = notice.poNumber
+            label = DisplayText.oneLine(String(notice.label.prefix(80)))
+            lineNo = notice.lineNo
+            message = DisplayText.oneLine(notice.message)
+            self.receipt = receipt
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case kind, label, message, receipt
+            case poNumber = "po_number", lineNo = "line_no"
+        }
+    }
+
+    /// The `receipt` event: the receipt as it is now, or that it ended (`closed`).
+    struct ReceiptEvent: Encodable, Sendable {
+        let poNumber: String
+        let receipt: Receipt?
+        let closed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case receipt, closed
+            case poNumber = "po_number"
+        }
+    }
+
     struct Outcome: Encodable {
         let idempotencyKey: String
         let outcome: String

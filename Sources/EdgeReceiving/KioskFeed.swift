@@ -6,7 +6,8 @@ import EdgeCore
 /// new one.
 public final class KioskFeed: Sendable {
     private let current = Locked<KioskLookup?>(nil)
-    private let facts: StationFacts
+    /// The station's stream, where the dock's receipts and notices go too (`DockScanner`).
+    let facts: StationFacts
 
     public init(facts: StationFacts) {
         self.facts = facts

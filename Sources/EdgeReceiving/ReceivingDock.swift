@@ -14,6 +14,8 @@ public struct ReceivingDock: Sendable {
     public let cache: OrderCache
     public let ledger: GRNLedger
     public let photos: PhotoStore
+    /// Receipts in progress (RCV-8).
+    public let receipts: ReceiptStore
     /// nil: no `receiving` section (vendor cards are refused, naming the key to set).
     public let settings: ReceivingSettings?
     /// nil: no sync section or no token, so every lookup is offline.
@@ -30,6 +32,7 @@ public struct ReceivingDock: Sendable {
         self.outbox = outbox
         cache = OrderCache(database: outbox.database)
         ledger = GRNLedger(database: outbox.database)
+        receipts = ReceiptStore(database: outbox.database)
         photos = PhotoStore(directory: settings?.photoDirectory ?? photoDirectory, database: outbox.database)
         self.settings = settings
         self.client = client
@@ -86,7 +89,11 @@ public struct ReceivingDock: Sendable {
     /// outbox with its photos (encoded as JPEG, stored by hash) and its ledger record, all in one transaction, so it is sent
     /// exactly once. Throws `.invalidQuantity` with every problem, `.notAvailableOffline` for an
     /// order never fetched while the backend cannot be reached.
-    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = []) async throws(ReceivingError) -> GRNConfirmation {
+    ///
+    /// The order's receipt in progress (RCV-8) ends in the same transaction as the GRN is queued:
+    /// with `receiptRevision` (the screen's), only if the receipt is still at that revision, so a
+    /// receipt is confirmed once and never with changes another screen made unseen.
+    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = [], receiptRevision: Int? = nil) async throws(ReceivingError) -> GRNConfirmation {
         let lookup = try await lookupOrder(draft.poNumber)
         guard let order = lookup.order else {
             throw ReceivingError(.notAvailableOffline, "\(lookup.poNumber) has never been looked up on this station, so it cannot be confirmed offline (\(Self.reason(lookup))).",
@@ -118,11 +125,14 @@ public struct ReceivingDock: Sendable {
         let key: String
         do {
             key = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+                try ReceiptStore.close(db, order.poNumber, revision: receiptRevision)
                 for photo in taken { try photos.record(db, photo, now: at) }
                 let entry = try outbox.enqueue(db, stream: GRNLedger.stream(order.poNumber), kind: GRNLedger.kind, payload: payload, now: at)
                 try ledger.insert(db, key: entry.idempotencyKey, request: request, orderBefore: order, offline: offline, photos: taken, now: at)
                 return entry.idempotencyKey
             }
+        } catch let error as ReceivingError {
+            throw error
         } catch let error as StoreError {
             throw ReceivingError(.storeFailed, "The GRN could not be queued: \(error.message)", context: ["po_number": order.poNumber])
         } catch {
