@@ -273,6 +273,7 @@ struct KioskAPI: Sendable {
             }
             let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images,
                                                       receiptRevision: body.receiptRevision)
+            kiosk.feed?.orderConfirmed(confirmation.request.poNumber)
             kiosk.context.facts.publish(ReceiptClosed(poNumber: confirmation.request.poNumber, reason: .confirmed))
             kiosk.photos.remove(ids)
             let wait = min(dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait, 10)

@@ -39,10 +39,11 @@ public struct DockScanner: Sendable {
         case notice(DockNotice)
     }
 
-    /// The order the dock has open: the current lookup when it is an available order.
+    /// The order the dock has open: the current lookup when it is an available order whose
+    /// receipt was not confirmed since it was opened.
     public var openOrder: PurchaseOrder? {
-        guard case .order(let lookup)? = feed.latest?.content else { return nil }
-        return lookup.order
+        guard case .order(let lookup)? = feed.latest?.content, let order = lookup.order, feed.confirmedOrder != order.poNumber else { return nil }
+        return order
     }
 
     /// `source`: the camera's name, or `KioskLookup.keyboard`; `open`: the operator confirmed

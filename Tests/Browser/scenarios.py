@@ -201,6 +201,74 @@ def dock_flow(t):
                lambda: [r for r in standin.requests("/api/grn/photos/") if r.get("status") in (200, 201)], timeout=30)
 
 
+def item_scan(page, text):
+    """A USB scanner in the scan field while an order is open: the code, then Enter (a count
+    answers with a notice, not a new lookup)."""
+    field = page.locator("#scan-input")
+    field.fill("")
+    field.press_sequentially(text, delay=5)
+    field.press("Enter")
+
+
+def dock_scan_to_count(t):
+    """RCV-8, RCV-9 on the page: with an order open, each wedge scan of an item counts on its line
+    (the line flashes, the count is announced); an item not on the order is refused by name and
+    the order stays; a typed quantity is kept by the station: a reload, a second screen and the
+    live stream all show the same receipt; undo; "Discard" asks first and empties the form."""
+    standin = t.standin()
+    station = t.station(standin, "count", role="dock", camera=[os.path.join(SAMPLES, "po-code128.png")])
+    station.start()
+    page = t.page(station, "/dock")
+    t.check_html("the camera's PO label opened the order", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO, timeout=20_000),
+                 page, "#lookup")
+    page.locator("#scan-input").focus()
+
+    item_scan(page, PRODUCT)
+    t.check_html("the scanned GTIN counted one on line 2", lambda: expect(page.locator("#received-2")).to_have_value("1", timeout=10_000), page, "#lookup")
+    t.soft("the notice says what was counted", lambda: expect(page.locator("#dock-notice")).to_contain_text("Line 2: 1 of 50", timeout=5_000),
+           page, "#dock-notice")
+    t.soft("the counted line flashes", lambda: expect(page.locator('tr[data-line="2"]')).to_have_class(re.compile(r"\bcounted\b")), page, "#lookup")
+    item_scan(page, PRODUCT)
+    expect(page.locator("#received-2")).to_have_value("2", timeout=10_000)
+
+    item_scan(page, "MAT-XX-0001")
+    t.soft("an item not on the order is refused by name", lambda: expect(page.locator("#dock-notice")).to_contain_text("MAT-XX-0001 is not on " + OPEN_PO),
+           page, "#dock-notice")
+    expect(page.locator("#dock-notice")).to_have_attribute("data-kind", "not-on-order")
+    t.soft("the order stays open", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
+    t.shot(page, "dock-counting")
+
+    # A typed quantity on line 3 is saved by the station as it is typed.
+    page.get_by_label("Received, line 3", exact=True).fill("7.5")
+    page.get_by_label("Discrepancy, line 3", exact=True).select_option("short")
+    receipt_url = station.url + "/api/v1/dock/receipts/" + OPEN_PO
+    wait_until("the station keeps line 3", lambda: any(
+        line.get("line_no") == 3 and line.get("received") == 7.5 and line.get("discrepancy") == "short"
+        for line in (http_json("GET", receipt_url, expect=(200, 404)) or {}).get("lines", [])), timeout=10)
+
+    page.reload()
+    t.check_html("a reload shows the receipt", lambda: expect(page.locator("#received-2")).to_have_value("2", timeout=10_000), page, "#lookup")
+    expect(page.locator("#received-3")).to_have_value("7.5")
+    expect(page.locator("#flag-3")).to_have_value("short")
+
+    # A second screen shows the same receipt and follows the first one's counts live.
+    other = t.page(station, "/dock")
+    expect(other.locator("#received-2")).to_have_value("2", timeout=10_000)
+    page.locator("#scan-input").focus()
+    item_scan(page, PRODUCT)
+    t.soft("the second screen follows the count", lambda: expect(other.locator("#received-2")).to_have_value("3", timeout=10_000), other, "#lookup")
+
+    page.locator("#undo-count").click()
+    t.soft("undo takes the last count back", lambda: expect(page.locator("#received-2")).to_have_value("2", timeout=10_000), page, "#lookup")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#discard-receipt").click()
+    t.check_html("discard empties the form", lambda: expect(page.locator("#received-2")).to_have_value("", timeout=10_000), page, "#lookup")
+    expect(page.locator("#received-3")).to_have_value("")
+    status, _, _ = http("GET", receipt_url)
+    expect_equal(status, 404, "GET the discarded receipt")
+
+
 def dock_cards(t):
     """UI-2: a vendor QR, a material label and a product EAN typed as wedge scans open their cards;
     a code nobody knows shows #lookup-error."""
@@ -884,6 +952,7 @@ def read_scan_ids(station, last_id, wanted):
 SCENARIOS = [
     ("status-and-empty-dock", status_and_empty_dock),
     ("dock-flow", dock_flow),
+    ("dock-scan-to-count", dock_scan_to_count),
     ("dock-cards", dock_cards),
     ("dock-offline", dock_offline),
     ("dock-conflict", dock_conflict),

@@ -350,13 +350,26 @@
     lineTimers.set(n, setTimeout(() => saveLine(form, n), field.tagName === 'SELECT' ? 0 : 250));
   }
 
-  async function saveLine(form, n) {
-    lineTimers.delete(n);
+  // Saves go one after another, so the confirmation can wait for the last (flushLines).
+  let saving = Promise.resolve();
+  function saveLine(form, n) {
+    clearTimeout(lineTimers.get(n));
     const body = { received: form.elements['received-' + n].value.trim() || null, discrepancy: form.elements['flag-' + n].value || null,
       note: form.elements['note-' + n].value || null };
-    const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/lines/' + n, body, 'PUT');
-    if (!result.ok) { alarm(errorText(result)); return; }
-    showReceipt({ po_number: form.dataset.po, receipt: result.json });
+    lineTimers.set(n, 'saving');
+    saving = saving.then(async () => {
+      const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/lines/' + n, body, 'PUT');
+      if (lineTimers.get(n) === 'saving') lineTimers.delete(n);
+      if (!result.ok) { alarm(errorText(result)); return; }
+      showReceipt({ po_number: form.dataset.po, receipt: result.json });
+    });
+    return saving;
+  }
+
+  // Everything typed is saved before the receipt is confirmed at the revision it then has.
+  async function flushLines(form) {
+    for (const [n, timer] of Array.from(lineTimers)) { if (timer !== 'saving') saveLine(form, n); }
+    await saving;
   }
 
   // `event`: {po_number, receipt, closed}. A field being edited keeps what is typed in it.
@@ -384,8 +397,9 @@
     $('#last-count').textContent = last ? 'Last count: line ' + last.line_no + ', +' + last.quantity + ' (' + last.code + ')' : '';
     $('#undo-count').hidden = !last;
     $('#discard-receipt').hidden = false;
+    // The page was served with the newest count's id: a newer one is a count to show.
     if (last && String(last.id) !== form.dataset.lastCount) {
-      if (form.dataset.lastCount !== undefined) flash(form.querySelector('tr[data-line="' + last.line_no + '"]'));
+      flash(form.querySelector('tr[data-line="' + last.line_no + '"]'));
       form.dataset.lastCount = String(last.id);
     }
   }
@@ -438,6 +452,7 @@
   }
 
   async function confirmReceipt(form) {
+    await flushLines(form);
     const lines = [];
     for (const row of form.querySelectorAll('tr[data-line]')) {
       const n = row.dataset.line;
