@@ -1,6 +1,7 @@
 import EdgeAgent
 import EdgeCore
 import EdgeContract
+import EdgePayloads
 import EdgeReceiving
 import EdgeStore
 import FoundationEssentials
@@ -34,8 +35,19 @@ enum KioskDocuments {
             symbology = event.symbology
             className = event.className
             valid = event.valid
-            text = KioskPages.shown(event.masked)
+            text = KioskPages.shown(Self.summary(className: event.className, text: event.masked))
             time = KioskPages.time(event.capturedAt)
+        }
+
+        /// What "Last scans" shows of a read: a vendor card by its vendor id, not its JSON; any
+        /// other read as stored (a linking code masked), on one line and at most 80 characters.
+        static func summary(className: String, text: String) -> String {
+            if className == BuiltInPayloadClass.vendor.rawValue {
+                struct Card: Decodable { let vendorID: String; enum CodingKeys: String, CodingKey { case vendorID = "vendor_id" } }
+                if let card = try? JSONDecoder().decode(Card.self, from: Data(text.utf8)) { return "vendor " + String(card.vendorID.prefix(36)) }
+            }
+            let line = DisplayText.oneLine(text)
+            return line.count > 80 ? String(line.prefix(79)) + "…" : line
         }
     }
 

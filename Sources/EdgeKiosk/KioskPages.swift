@@ -92,7 +92,8 @@ struct KioskPages: Sendable {
                 "lines": (document.lines ?? []).map { line -> [String: Any] in
                     let entered = receipt?.line(line.lineNo)
                     return ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
-                            "ordered": GRNValidator.text(line.ordered), "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit),
+                            "ordered": GRNValidator.text(line.ordered), "alreadyReceived": GRNValidator.text(line.received),
+                            "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit),
                             "received": entered?.received.map(GRNValidator.text) ?? "", "note": KioskPages.shown(entered?.note ?? ""),
                             "flagShort": entered?.discrepancy == .short, "flagExcess": entered?.discrepancy == .excess,
                             "flagDamaged": entered?.discrepancy == .damaged]

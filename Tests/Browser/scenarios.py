@@ -187,6 +187,7 @@ def dock_flow(t):
     result = page.locator("#grn-result")
     t.check_html("#grn-result says applied", lambda: expect(result).to_have_attribute("data-outcome", "applied", timeout=30_000), page, "#grn-result")
     expect(result).to_contain_text("Sent")
+    t.soft("a confirmation sounds the done tone", lambda: expect(page.locator("body")).to_have_attribute("data-last-tone", "done"), page, "body")
     t.soft("#announce announced something (aria-live)", lambda: expect(page.locator("#announce")).not_to_be_empty(), page, "#announce")
     t.shot(page, "dock-result")
 
@@ -228,6 +229,7 @@ def dock_scan_to_count(t):
     t.soft("the notice says what was counted", lambda: expect(page.locator("#dock-notice")).to_contain_text("Line 2: 1 of 50", timeout=5_000),
            page, "#dock-notice")
     t.soft("the counted line flashes", lambda: expect(page.locator('tr[data-line="2"]')).to_have_class(re.compile(r"\bcounted\b")), page, "#lookup")
+    t.soft("a count sounds the counted tone", lambda: expect(page.locator("body")).to_have_attribute("data-last-tone", "counted"), page, "body")
     item_scan(page, PRODUCT)
     expect(page.locator("#received-2")).to_have_value("2", timeout=10_000)
 
@@ -235,6 +237,7 @@ def dock_scan_to_count(t):
     t.soft("an item not on the order is refused by name", lambda: expect(page.locator("#dock-notice")).to_contain_text("MAT-XX-0001 is not on " + OPEN_PO),
            page, "#dock-notice")
     expect(page.locator("#dock-notice")).to_have_attribute("data-kind", "not-on-order")
+    t.soft("a refusal sounds the refused tone", lambda: expect(page.locator("body")).to_have_attribute("data-last-tone", "refused"), page, "body")
     t.soft("the order stays open", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
     t.shot(page, "dock-counting")
 
@@ -967,4 +970,4 @@ SCENARIOS = [
 ]
 
 # The screens kept in docs/screenshots (--keep-screenshots): each in landscape and portrait.
-SCREENS = ["dock-empty", "dock-order", "dock-result", "dock-conflict", "clinic-typing", "clinic-enrolled", "status"]
+SCREENS = ["dock-empty", "dock-order", "dock-counting", "dock-result", "dock-conflict", "clinic-typing", "clinic-enrolled", "status"]

@@ -306,6 +306,7 @@
     box.hidden = false;
     box.tabIndex = -1;
     box.focus();
+    tone(json.outcome === 'applied' || json.outcome === 'queued' ? 'done' : 'refused');
     (json.outcome === 'applied' || json.outcome === 'queued' ? say : alarm)(head.textContent + ' ' + json.message);
     if (json.outcome === 'queued') followOutcome(json);
   }
@@ -411,6 +412,32 @@
     row.classList.add('counted');
   }
 
+  // Tones an operator hears from a metre away (RCV-9): counted, refused, done. Web Audio, no
+  // files; the kiosk's Chromium runs with --autoplay-policy=no-user-gesture-required. A station
+  // without a sound device keeps the words and the flash. body[data-last-tone] tells the tests.
+  let audio = null;
+  const tones = { counted: [[880, 0.09]], refused: [[220, 0.16], [165, 0.24]], done: [[523, 0.1], [659, 0.1], [784, 0.2]] };
+  function tone(kind) {
+    document.body.dataset.lastTone = kind;
+    try {
+      audio = audio || new AudioContext();
+      if (audio.state === 'suspended') audio.resume();
+      let at = audio.currentTime;
+      for (const [hertz, seconds] of tones[kind] || []) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.type = kind === 'refused' ? 'square' : 'sine';
+        oscillator.frequency.value = hertz;
+        gain.gain.setValueAtTime(0.25, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + seconds);
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + seconds);
+        at += seconds + 0.03;
+      }
+    } catch (e) { /* no audio: the words and the flash remain */ }
+  }
+
   // `notice`: {kind, po_number, label, line_no, message}: counted, excess, not-on-order, switch.
   function showNotice(notice) {
     const box = $('#dock-notice');
@@ -429,6 +456,7 @@
       box.append(' ', open);
     }
     box.hidden = false;
+    tone(notice.kind === 'counted' ? 'counted' : 'refused');
     (notice.kind === 'counted' ? say : alarm)(notice.message);
   }
 
