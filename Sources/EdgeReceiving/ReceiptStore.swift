@@ -88,13 +88,15 @@ public struct ReceiptStore: Sendable {
             throw ReceivingError(.invalidQuantity, "A scan counts 1 to 1000000 items (\(quantity) given).")
         }
         let code = Self.trimmed(code)
-        let current = try receipt(order.poNumber)
-        guard let line = Self.line(for: code, in: order, receipt: current) else {
-            throw ReceivingError(.notOnOrder, "\(ReceivingClient.printable(String(code.prefix(40)))) is not on \(order.poNumber); it was not counted.",
-                                 context: ["po_number": order.poNumber])
-        }
-        var total = 0.0
-        let receipt = try change(order.poNumber, revision: nil, now: now) { db in
+        var counted: (line: PurchaseOrderLine, total: Double)?
+        // One transaction: the line is chosen from the receipt as it is inside it (another screen's
+        // count cannot slip in between), and a code on no line writes nothing.
+        let receipt = try change(order.poNumber, revision: nil, now: now, skipUnless: { db in
+            guard let line = Self.line(for: code, in: order, receipt: try Self.read(db, order.poNumber)) else { return false }
+            counted = (line, 0)
+            return true
+        }) { db in
+            guard let line = counted?.line else { return }
             let counts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM receiving_receipt_counts WHERE po_number = ?", arguments: [order.poNumber]) ?? 0
             guard counts < Self.maxCounts else {
                 throw ReceivingError(.invalidQuantity, "This receipt already has \(Self.maxCounts) counts; confirm or discard it first.",
@@ -102,7 +104,8 @@ public struct ReceiptStore: Sendable {
             }
             let before = try Double?.fetchOne(db, sql: "SELECT received FROM receiving_receipt_lines WHERE po_number = ? AND line_no = ?",
                                               arguments: [order.poNumber, line.lineNo]) ?? nil
-            total = (before ?? 0) + quantity
+            let total = (before ?? 0) + quantity
+            counted = (line, total)
             try db.execute(sql: """
                 INSERT INTO receiving_receipt_lines (po_number, line_no, received) VALUES (?, ?, ?)
                 ON CONFLICT (po_number, line_no) DO UPDATE SET received = excluded.received
@@ -110,6 +113,10 @@ public struct ReceiptStore: Sendable {
             try db.execute(sql: """
                 INSERT INTO receiving_receipt_counts (po_number, line_no, quantity, before, code, source, counted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [order.poNumber, line.lineNo, quantity, before, String(code.prefix(200)), String(source.prefix(64)), now])
+        }
+        guard let receipt, let (line, total) = counted else {
+            throw ReceivingError(.notOnOrder, "\(ReceivingClient.printable(String(code.prefix(40)))) is not on \(order.poNumber); it was not counted.",
+                                 context: ["po_number": order.poNumber])
         }
         let outstanding = max(line.ordered - line.received, 0)
         let flagged = receipt.line(line.lineNo)?.discrepancy == .excess
@@ -166,7 +173,18 @@ public struct ReceiptStore: Sendable {
     /// One change in its own transaction: the receipt is made on first use, its revision and
     /// time move on, and it is read back as committed.
     private func change(_ poNumber: String, revision: Int?, now: Double, _ body: (Database) throws -> Void) throws(ReceivingError) -> Receipt {
-        let read = try access { db in
+        guard let receipt = try change(poNumber, revision: revision, now: now, skipUnless: { _ in true }, body) else {
+            throw ReceivingError(.storeFailed, "The receipt for \(poNumber) could not be read back.")
+        }
+        return receipt
+    }
+
+    /// `skipUnless`: asked first inside the transaction; false leaves everything as it was and
+    /// returns nil.
+    private func change(_ poNumber: String, revision: Int?, now: Double, skipUnless proceed: (Database) throws -> Bool,
+                        _ body: (Database) throws -> Void) throws(ReceivingError) -> Receipt? {
+        try access { db in
+            guard try proceed(db) else { return nil }
             if let revision {
                 let current = try Int.fetchOne(db, sql: "SELECT revision FROM receiving_receipts WHERE po_number = ?", arguments: [poNumber]) ?? 0
                 guard current == revision else {
@@ -181,8 +199,6 @@ public struct ReceiptStore: Sendable {
             try body(db)
             return try Self.read(db, poNumber)
         }
-        guard let read else { throw ReceivingError(.storeFailed, "The receipt for \(poNumber) could not be read back.") }
-        return read
     }
 
     private func access<T>(_ body: (Database) throws -> T) throws(ReceivingError) -> T {

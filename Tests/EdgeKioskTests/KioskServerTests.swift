@@ -441,7 +441,7 @@ import Testing
     /// it (`receipt`, `notice`), the page shows the receipt after a reload, the receipt outlives
     /// the agent, and it is confirmed once.
     @Test func itemsScannedAtTheDockAreCountedAndTheReceiptIsStationData() async throws {
-        try await withStopping(Station(images: ["po-code128.png", "material.png"], repeatGap: 0.5)) { station in
+        try await withStopping(Station(images: ["po-code128.png", "material.png"], repeatGap: 3)) { station in
             let file = station.directory.path + "/events.txt", pidFile = station.directory.path + "/curl.pid"
             let url = station.base + "/api/v1/events"
             let reader = Task.detached { try Command.shell("echo $$ > '\(pidFile)'; exec curl -sN --max-time 60 '\(url)' > '\(file)'") }
