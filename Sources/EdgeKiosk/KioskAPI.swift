@@ -36,6 +36,9 @@ struct KioskAPI: Sendable {
         }
         api.post("dock/receipts/:po/undo") { _, context in try undo(context.parameters.require("po")) }
         api.delete("dock/receipts/:po") { _, context in try discard(context.parameters.require("po")) }
+        api.delete("dock/receipts/:po/photos/:sha") { _, context in
+            try removePhoto(context.parameters.require("po"), sha: context.parameters.require("sha"))
+        }
         api.post("dock/photos") { request, _ in try await takePhoto(request) }
         api.get("dock/photos/:id") { _, context in try photo(context.parameters.require("id")) }
         api.post("dock/grns") { request, _ in try await confirm(request) }
@@ -171,9 +174,25 @@ struct KioskAPI: Sendable {
     /// "Discard" (the page asks first): the receipt in progress is gone; the order stays open.
     func discard(_ po: String) throws -> Response {
         let dock = try requireDock()
-        guard try receiving({ () throws(ReceivingError) in try dock.receipts.discard(po) }) else { throw Self.noReceipt(po) }
+        guard try receiving({ () throws(ReceivingError) in try dock.discardReceipt(po) }) else { throw Self.noReceipt(po) }
         kiosk.context.facts.publish(ReceiptClosed(poNumber: po, reason: .discarded))
         return Response(status: .noContent)
+    }
+
+    /// "Remove photo": the receipt no longer names it (its file stays until nothing does).
+    func removePhoto(_ po: String, sha: String) throws -> Response {
+        let dock = try requireDock()
+        let receipt = try receiving { () throws(ReceivingError) -> Receipt? in
+            guard let current = try dock.receipts.receipt(po), current.photos.contains(where: { $0.sha256 == sha }) else { return nil }
+            return try dock.receipts.removePhoto(po, sha256: sha, now: dock.now)
+        }
+        guard let receipt else { throw KioskError(.notFound, "This receipt has no such photo.", status: .notFound) }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// The order a receipt is for: the one the dock has open, else the cached copy.
@@ -194,9 +213,21 @@ struct KioskAPI: Sendable {
     }
 
     /// A still from the dock camera the agent streams (preview; taking another is the retake).
+    /// With `po_number` it belongs to that order's receipt (RCV-8): written to the photo
+    /// directory at once, named by its SHA-256, and kept across reloads and restarts;
+    /// `replaces` is the receipt's photo it retakes. Without, it is held in memory until the
+    /// confirmation.
     func takePhoto(_ request: Request) async throws -> Response {
-        struct Body: Decodable { let camera: String? }
-        _ = try requireDock()
+        struct Body: Decodable {
+            let camera: String?
+            let poNumber: String?
+            let replaces: String?
+            enum CodingKeys: String, CodingKey {
+                case camera, replaces
+                case poNumber = "po_number"
+            }
+        }
+        let dock = try requireDock()
         let body = try await Self.decode(Body.self, request)
         guard let camera = body.camera ?? kiosk.firstCamera else {
             throw KioskError(.camera, "This station has no camera configured for photos.", status: .unprocessableContent)
@@ -213,12 +244,25 @@ struct KioskAPI: Sendable {
         } catch {
             throw KioskError(.camera, "The photo could not be encoded as JPEG: \(error.reason)", status: .internalServerError)
         }
+        if let po = body.poNumber {
+            let (receipt, taken) = try receiving { () throws(ReceivingError) -> (Receipt, StoredPhoto) in
+                let order = try self.order(po, dock: dock)
+                let taken = try dock.photos.write(image)
+                return (try dock.receipts.addPhoto(order.poNumber, taken, replacing: body.replaces, now: dock.now), taken)
+            }
+            kiosk.context.facts.publish(receipt)
+            return KioskResponse.json(KioskDocuments.Photo(id: taken.sha256, camera: camera, width: image.width, height: image.height, bytes: taken.bytes))
+        }
         let id = KioskGuard.hex(try Random.bytes(16))
         kiosk.photos.add(.init(id: id, camera: camera, image: image, jpeg: jpeg, takenAt: kiosk.context.now()))
         return KioskResponse.json(KioskDocuments.Photo(id: id, camera: camera, width: image.width, height: image.height, bytes: jpeg.count))
     }
 
+    /// A receipt's photo by its SHA-256 (64 hex), else one held in memory.
     func photo(_ id: String) throws -> Response {
+        if Self.isSHA256(id), let dock = kiosk.dock, let bytes = try? dock.photos.read(id) {
+            return KioskResponse.bytes(bytes, contentType: "image/jpeg")
+        }
         guard let photo = kiosk.photos.photo(id) else {
             throw KioskError(.notFound, "No such photo (photos not confirmed are kept until the agent restarts).", status: .notFound)
         }
@@ -259,7 +303,13 @@ struct KioskAPI: Sendable {
             throw KioskError(.badRequest, "A GRN takes at most \(ReceivingDock.maxPhotos) photos.", status: .unprocessableContent)
         }
         var images: [GrayImage] = []
+        var stored: [StoredPhoto] = []
+        let receiptPhotos = ((try? dock.receipts.receipt(body.poNumber)) ?? nil)?.photos ?? []
         for id in ids {
+            if let photo = receiptPhotos.first(where: { $0.sha256 == id }) {
+                stored.append(photo)
+                continue
+            }
             guard let photo = kiosk.photos.photo(id) else {
                 throw KioskError(.notFound, "A photo of this GRN is no longer held (the agent restarted?); take it again.", status: .unprocessableContent)
             }
@@ -271,7 +321,7 @@ struct KioskAPI: Sendable {
             let lines = try body.lines.map { line throws(ReceivingError) in
                 try GRNDraft.parseLine("\(line.lineNo)=\(line.received):\(line.discrepancy ?? ""):\(line.note ?? "")")
             }
-            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images,
+            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images, stored: stored,
                                                       receiptRevision: body.receiptRevision)
             kiosk.feed?.orderConfirmed(confirmation.request.poNumber)
             kiosk.context.facts.publish(ReceiptClosed(poNumber: confirmation.request.poNumber, reason: .confirmed))

@@ -88,6 +88,7 @@ struct KioskPages: Sendable {
                 "status": document.status ?? "", "vendorID": KioskPages.shown(document.vendorID ?? ""), "camera": photoCamera,
                 "revision": receipt?.revision ?? 0, "hasReceipt": receipt != nil, "hasCounts": lastCount != nil,
                 "lastCountID": lastCount.map { String($0.id) } ?? "",
+                "photoID": receipt?.photos.last?.sha256 ?? "", "hasPhoto": receipt?.photos.isEmpty == false,
                 "lastCount": lastCount.map { "Last count: line \($0.lineNo), +\(GRNValidator.text($0.quantity)) (\(KioskPages.shown(String($0.code.prefix(40)))))" } ?? "",
                 "lines": (document.lines ?? []).map { line -> [String: Any] in
                     let entered = receipt?.line(line.lineNo)

@@ -53,14 +53,17 @@ public struct Receipt: StationFact, Hashable, Codable {
     public var lines: [Line]
     /// The last counts, newest first (at most `ReceiptStore.countsShown`).
     public var counts: [Count]
+    /// Photo evidence taken for it, oldest first (on disk already; attached to the GRN).
+    public var photos: [StoredPhoto]
 
-    public init(poNumber: String, startedAt: Double, updatedAt: Double, revision: Int, lines: [Line], counts: [Count]) {
+    public init(poNumber: String, startedAt: Double, updatedAt: Double, revision: Int, lines: [Line], counts: [Count], photos: [StoredPhoto] = []) {
         self.poNumber = poNumber
         self.startedAt = startedAt
         self.updatedAt = updatedAt
         self.revision = revision
         self.lines = lines
         self.counts = counts
+        self.photos = photos
     }
 
     public func line(_ lineNo: Int) -> Line? { lines.first { $0.lineNo == lineNo } }
@@ -74,7 +77,7 @@ public struct Receipt: StationFact, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case revision, lines, counts
+        case revision, lines, counts, photos
         case poNumber = "po_number", startedAt = "started_at", updatedAt = "updated_at"
     }
 }

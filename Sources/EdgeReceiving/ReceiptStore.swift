@@ -10,8 +10,9 @@ import GRDB
 /// operator's "Discard".
 ///
 /// Decisions: a count and a typed quantity are the same number (typing replaces what was
-/// counted; counting adds to what was typed); undo takes back the newest count. Photos stay with
-/// the screen until the confirmation (they are in memory, see the kiosk's `PendingPhotos`).
+/// counted; counting adds to what was typed); undo takes back the newest count. A photo taken
+/// for the receipt is written to the photo directory at once and named here; it is recorded for
+/// upload with the GRN, and its file goes when the receipt is discarded and nothing else names it.
 public struct ReceiptStore: Sendable {
     public let database: EdgeDatabase
 
@@ -140,10 +141,46 @@ public struct ReceiptStore: Sendable {
         }
     }
 
-    /// The operator's "Discard": the receipt and its counts are gone. False when there was none.
+    /// A photo taken for the receipt (its JPEG written by `PhotoStore.write`), replacing
+    /// `replacing` when given (a retake). At most `ReceivingDock.maxPhotos`.
+    public func addPhoto(_ poNumber: String, _ photo: StoredPhoto, replacing: String? = nil, now: Double) throws(ReceivingError) -> Receipt {
+        try change(poNumber, revision: nil, now: now) { db in
+            if let replacing {
+                try db.execute(sql: "DELETE FROM receiving_receipt_photos WHERE po_number = ? AND sha256 = ?", arguments: [poNumber, replacing])
+            }
+            let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM receiving_receipt_photos WHERE po_number = ?", arguments: [poNumber]) ?? 0
+            guard held < ReceivingDock.maxPhotos else {
+                throw ReceivingError(.photoFailed, "A receipt takes at most \(ReceivingDock.maxPhotos) photos; remove one first.", context: ["po_number": poNumber])
+            }
+            try db.execute(sql: """
+                INSERT INTO receiving_receipt_photos (po_number, sha256, bytes, width, height, taken_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (po_number, sha256) DO NOTHING
+                """, arguments: [poNumber, photo.sha256, photo.bytes, photo.width, photo.height, now])
+        }
+    }
+
+    public func removePhoto(_ poNumber: String, sha256: String, now: Double) throws(ReceivingError) -> Receipt {
+        try change(poNumber, revision: nil, now: now) { db in
+            try db.execute(sql: "DELETE FROM receiving_receipt_photos WHERE po_number = ? AND sha256 = ?", arguments: [poNumber, sha256])
+        }
+    }
+
+    /// The operator's "Discard": the receipt, its counts and its photo rows are gone. False when
+    /// there was none.
     @discardableResult
     public func discard(_ poNumber: String) throws(ReceivingError) -> Bool {
         try access { db in try Self.delete(db, poNumber) }
+    }
+
+    /// Of `shas`, those no receipt and no GRN names any more: their files may go.
+    public func unreferenced(_ shas: [String]) throws(ReceivingError) -> [String] {
+        try access { db in
+            try shas.filter { sha in
+                try Int.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM receiving_receipt_photos WHERE sha256 = ?) + (SELECT COUNT(*) FROM receiving_photos WHERE sha256 = ?)
+                    """, arguments: [sha, sha]) == 0
+            }
+        }
     }
 
     /// Ends the receipt in the transaction that queues its GRN (`ReceivingDock.confirm`): when
@@ -222,7 +259,11 @@ public struct ReceiptStore: Sendable {
             Receipt.Count(id: count["id"], lineNo: count["line_no"], quantity: count["quantity"], code: count["code"], source: count["source"],
                           countedAt: count["counted_at"])
         }
-        return Receipt(poNumber: poNumber, startedAt: row["started_at"], updatedAt: row["updated_at"], revision: row["revision"], lines: lines, counts: counts)
+        let photos = try Row.fetchAll(db, sql: "SELECT * FROM receiving_receipt_photos WHERE po_number = ? ORDER BY taken_at, sha256", arguments: [poNumber]).map { photo in
+            StoredPhoto(sha256: photo["sha256"], bytes: photo["bytes"], width: photo["width"], height: photo["height"])
+        }
+        return Receipt(poNumber: poNumber, startedAt: row["started_at"], updatedAt: row["updated_at"], revision: row["revision"], lines: lines, counts: counts,
+                       photos: photos)
     }
 
     /// The order line a scanned code counts on: the item code as the order has it (a material

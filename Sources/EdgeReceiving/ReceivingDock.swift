@@ -4,6 +4,7 @@ import EdgePayloads
 import EdgeStore
 import FoundationEssentials
 import GRDB
+import Glibc
 
 /// The receiving dock's rules (RCV-1..6) over the store and the backend: PO lookup with its
 /// offline cache, GRN validation and confirmation through the outbox, photo evidence, vendor,
@@ -72,6 +73,15 @@ public struct ReceivingDock: Sendable {
     }
 
     /// The PO number in `text`, or why it is not one (the scanner's classifier's words).
+    /// "Discard" (RCV-8): the receipt goes, and the files of its photos that nothing else names.
+    @discardableResult
+    public func discardReceipt(_ poNumber: String) throws(ReceivingError) -> Bool {
+        let photos = try receipts.receipt(poNumber)?.photos.map(\.sha256) ?? []
+        guard try receipts.discard(poNumber) else { return false }
+        for sha in try receipts.unreferenced(photos) { unlink(self.photos.path(sha)) }
+        return true
+    }
+
     public func purchaseOrderNumber(_ text: String) throws(ReceivingError) -> String {
         let result = classifier.classify(text: text, symbology: .code128)
         guard result.className == BuiltInPayloadClass.purchaseOrder.rawValue else {
@@ -93,7 +103,9 @@ public struct ReceivingDock: Sendable {
     /// The order's receipt in progress (RCV-8) ends in the same transaction as the GRN is queued:
     /// with `receiptRevision` (the screen's), only if the receipt is still at that revision, so a
     /// receipt is confirmed once and never with changes another screen made unseen.
-    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = [], receiptRevision: Int? = nil) async throws(ReceivingError) -> GRNConfirmation {
+    /// `stored`: photos already on disk (the receipt's).
+    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = [], stored: [StoredPhoto] = [], receiptRevision: Int? = nil)
+        async throws(ReceivingError) -> GRNConfirmation {
         let lookup = try await lookupOrder(draft.poNumber)
         guard let order = lookup.order else {
             throw ReceivingError(.notAvailableOffline, "\(lookup.poNumber) has never been looked up on this station, so it cannot be confirmed offline (\(Self.reason(lookup))).",
@@ -104,11 +116,11 @@ public struct ReceivingDock: Sendable {
             throw ReceivingError(.invalidQuantity, validation.errors.map(\.message).joined(separator: " "),
                                  context: ["po_number": order.poNumber, "errors": String(validation.errors.count)])
         }
-        guard images.count <= Self.maxPhotos else {
-            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count) given).")
+        guard images.count + stored.count <= Self.maxPhotos else {
+            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count + stored.count) given).")
         }
         // Written only once the draft is valid, so a refused draft leaves no file behind.
-        var written: [StoredPhoto] = []
+        var written: [StoredPhoto] = stored
         for image in images { written.append(try photos.write(image)) }
         let taken = written
         let at = now

@@ -39,6 +39,17 @@ public enum ReceivingSchema {
                 counted_at REAL NOT NULL
             );
             CREATE INDEX receiving_receipt_counts_po ON receiving_receipt_counts(po_number, id);
+            -- Photos taken for the receipt: the JPEG is already <photo dir>/<sha256>.jpg; the row
+            -- in receiving_photos (and the upload) comes with the GRN.
+            CREATE TABLE receiving_receipt_photos (
+                po_number TEXT NOT NULL REFERENCES receiving_receipts(po_number) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL,
+                bytes INTEGER NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                taken_at REAL NOT NULL,
+                PRIMARY KEY (po_number, sha256)
+            );
             """)
     }
 

@@ -22,7 +22,7 @@ final class KioskAPIDocumentTests: XCTestCase {
         "POST /api/v1/dock/photos", "GET /api/v1/dock/photos/{id}",
         "POST /api/v1/dock/grns", "GET /api/v1/dock/grns/{key}",
         "GET /api/v1/dock/receipts/{po}", "DELETE /api/v1/dock/receipts/{po}", "PUT /api/v1/dock/receipts/{po}/lines/{line}",
-        "POST /api/v1/dock/receipts/{po}/undo",
+        "POST /api/v1/dock/receipts/{po}/undo", "DELETE /api/v1/dock/receipts/{po}/photos/{sha}",
         "POST /api/v1/clinic/code-check",
         "POST /api/v1/clinic/enrollments", "GET /api/v1/clinic/enrollments",
         "POST /api/v1/clinic/enrollments/{id}/check", "POST /api/v1/clinic/enrollments/{id}/cancel",

@@ -535,10 +535,16 @@ import Testing
         #expect(try Self.object(data)["kind"] as? String == "counted")
         (status, _, _) = try await station.post("/api/v1/dock/receipts/\(DemoData.openOrder)/lines/2", json: #"{"received": "7"}"#, token: token, method: "PUT")
         #expect(status == 200)
+        (status, _, data) = try await station.post("/api/v1/dock/photos", json: #"{"camera": "dock", "po_number": "\#(DemoData.openOrder)"}"#, token: token)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        try PythonCheck.validate(json: data, openAPIComponent: "Photo", document: "models/kiosk-api.openapi.json")
+        let photo = try #require(try Self.object(data)["id"] as? String)
+        #expect(photo.count == 64)
         try await station.test.stopAgent()
         let store = ReceiptStore(database: try EdgeDatabase(path: station.directory.path + "/edge.sqlite"))
         let kept = try #require(try store.receipt(DemoData.openOrder))
         #expect(kept.line(1)?.received == 1 && kept.line(2)?.received == 7 && kept.counts.first?.code == DemoData.materialCode)
+        #expect(kept.photos.map(\.sha256) == [photo])
 
         // A new agent on the same state: its camera opens the order again and the page shows the receipt.
         let again = try station.test.start().agent
@@ -548,6 +554,10 @@ import Testing
             let (page, _) = try await URLSession.shared.data(from: URL(string: base + "/dock")!)
             return String(decoding: page, as: UTF8.self).contains(#"placeholder="50" value="7""#)
         }
+        let (page, _) = try await URLSession.shared.data(from: URL(string: base + "/dock")!)
+        #expect(String(decoding: page, as: UTF8.self).contains(#"src="/api/v1/dock/photos/\#(photo)""#))
+        let (jpeg, response) = try await URLSession.shared.data(from: URL(string: base + "/api/v1/dock/photos/" + photo)!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
         await station.stop()
     }
 

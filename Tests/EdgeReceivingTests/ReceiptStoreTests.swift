@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeImaging
 import EdgeReceiving
 import EdgeStandin
 import EdgeStore
@@ -131,13 +132,46 @@ import Testing
         }
     }
 
+    /// A receipt's photos are on disk from the moment they are taken, named by the receipt;
+    /// the GRN records them for upload; a discard removes the files nothing else names.
+    @Test func receiptPhotosAreKeptAttachedAndCleanedUp() async throws {
+        try await withStopping(DockFixture()) { fixture in
+            let order = try await openOrder(fixture)
+            let dock = fixture.dock
+            let first = try dock.photos.write(GrayImage(width: 64, height: 48, fill: 40))
+            let second = try dock.photos.write(GrayImage(width: 64, height: 48, fill: 200))
+            var receipt = try dock.receipts.addPhoto(order.poNumber, first, now: 1)
+            receipt = try dock.receipts.addPhoto(order.poNumber, second, replacing: first.sha256, now: 2)
+            #expect(receipt.photos.map(\.sha256) == [second.sha256], "a retake replaces")
+            #expect(FileManager.default.fileExists(atPath: dock.photos.path(first.sha256)), "the replaced file stays until discard or purge")
+            receipt = try dock.receipts.addPhoto(order.poNumber, first, now: 3)
+            #expect(Set(receipt.photos.map(\.sha256)) == [first.sha256, second.sha256])
+            receipt = try dock.receipts.removePhoto(order.poNumber, sha256: first.sha256, now: 4)
+            #expect(receipt.photos.map(\.sha256) == [second.sha256])
+
+            // Discarded: the receipt's photo file goes with it.
+            #expect(try dock.discardReceipt(order.poNumber))
+            #expect(!FileManager.default.fileExists(atPath: dock.photos.path(second.sha256)))
+
+            // Confirmed: the receipt's photo is recorded for upload with the GRN, and kept.
+            let third = try dock.photos.write(GrayImage(width: 64, height: 48, fill: 90))
+            receipt = try dock.receipts.addPhoto(order.poNumber, third, now: 5)
+            receipt = try dock.receipts.edit(order, lineNo: 1, received: "2", discrepancy: nil, note: nil, now: 6)
+            let confirmation = try await dock.confirm(GRNDraft(poNumber: order.poNumber, lines: receipt.grnLines), stored: receipt.photos,
+                                                      receiptRevision: receipt.revision)
+            #expect(confirmation.request.photos.map(\.sha256) == [third.sha256])
+            #expect(try dock.photos.photo(third.sha256) != nil)
+            #expect(try dock.receipts.unreferenced([third.sha256]).isEmpty)
+        }
+    }
+
     /// The migration a station database carries (every opener's list).
     @Test func theReceiptTablesComeWithEveryStationDatabase() async throws {
         try await withStopping(DockFixture()) { fixture in
             let tables = try await fixture.outbox.database.dbWriter.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'receiving_receipt%' ORDER BY name")
             }
-            #expect(tables == ["receiving_receipt_counts", "receiving_receipt_lines", "receiving_receipts"])
+            #expect(tables == ["receiving_receipt_counts", "receiving_receipt_lines", "receiving_receipt_photos", "receiving_receipts"])
         }
     }
 }

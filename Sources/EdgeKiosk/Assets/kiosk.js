@@ -398,6 +398,9 @@
     $('#last-count').textContent = last ? 'Last count: line ' + last.line_no + ', +' + last.quantity + ' (' + last.code + ')' : '';
     $('#undo-count').hidden = !last;
     $('#discard-receipt').hidden = false;
+    // A photo taken or removed on another screen.
+    const photo = receipt.photos.length ? receipt.photos[receipt.photos.length - 1].sha256 : '';
+    if (photo !== (form.dataset.photo || '')) showPhoto(form, photo);
     // The page was served with the newest count's id: a newer one is a count to show.
     if (last && String(last.id) !== form.dataset.lastCount) {
       flash(form.querySelector('tr[data-line="' + last.line_no + '"]'));
@@ -510,17 +513,32 @@
   async function takePhoto(button) {
     button.disabled = true;
     say('Taking a photo…');
-    const result = await api('/api/v1/dock/photos', { camera: button.dataset.camera || null });
+    // The photo belongs to the order's receipt (kept by the station); a retake replaces it.
+    const form = $('#grn-form');
+    const result = await api('/api/v1/dock/photos', { camera: button.dataset.camera || null, po_number: form.dataset.po,
+      replaces: form.dataset.photo || null });
     button.disabled = false;
     if (!result.ok) { alarm(errorText(result)); return; }
-    const form = $('#grn-form');
-    form.dataset.photo = result.json.id;
-    const img = $('#photo-preview');
-    img.src = '/api/v1/dock/photos/' + encodeURIComponent(result.json.id);
-    img.hidden = false;
-    $('#remove-photo').hidden = false;
-    button.textContent = 'Retake photo';
+    showPhoto(form, result.json.id);
     say('Photo taken (' + result.json.width + ' by ' + result.json.height + '). It is sent with the receipt.');
+  }
+
+  function showPhoto(form, id) {
+    form.dataset.photo = id || '';
+    const img = $('#photo-preview');
+    if (id) img.src = '/api/v1/dock/photos/' + encodeURIComponent(id); else img.removeAttribute('src');
+    img.hidden = !id;
+    $('#remove-photo').hidden = !id;
+    $('#take-photo').textContent = id ? 'Retake photo' : 'Take photo';
+  }
+
+  async function removePhoto() {
+    const form = $('#grn-form');
+    if (!form || !form.dataset.photo) return;
+    const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/photos/' + encodeURIComponent(form.dataset.photo), {}, 'DELETE');
+    if (!result.ok && result.status !== 404) { alarm(errorText(result)); return; }
+    showPhoto(form, '');
+    say('Photo removed.');
   }
 
   // ---- clinic (UI-3) ----
@@ -694,14 +712,8 @@
     else if (button.id === 'undo-count') undoCount();
     else if (button.id === 'discard-receipt') discardReceipt();
     else if (button.id === 'validate-scanned') enroll($('#enroll-form'), 'camera');
-    else if (button.id === 'remove-photo') {
-      const form = $('#grn-form');
-      delete form.dataset.photo;
-      $('#photo-preview').hidden = true;
-      button.hidden = true;
-      $('#take-photo').textContent = 'Take photo';
-      say('Photo removed.');
-    } else if (button.dataset.action) enrollmentAction(button);
+    else if (button.id === 'remove-photo') removePhoto();
+    else if (button.dataset.action) enrollmentAction(button);
   });
   let checkTimer = null;
   document.addEventListener('input', (e) => {
