@@ -48,7 +48,7 @@ struct KioskPages: Sendable {
         var context: [String: Any] = ["status": KioskLive.Status(kiosk.context.status()), "scans": events.map(KioskDocuments.Scan.init),
                                       "lastScan": events.first?.id ?? 0, "recentScans": Self.recentScans]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
-            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts)
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts, vendorNames: dock.vendorNames)
         }
         return render("dock", title: "Receiving dock", kiosk: kiosk, context: context)
     }
@@ -61,13 +61,13 @@ struct KioskPages: Sendable {
     func dockLookupRegion(_ kiosk: Kiosk) -> String {
         var context: [String: Any] = [:]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
-            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts)
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts, vendorNames: dock.vendorNames)
         }
         return library.render(context, withTemplate: "dock-lookup") ?? ""
     }
 
     /// `receipts`: the order's receipt in progress fills its lines (RCV-8: a reload shows it).
-    static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String, receipts: ReceiptStore) -> [String: Any] {
+    static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String, receipts: ReceiptStore, vendorNames: VendorNames) -> [String: Any] {
         // seenAtRaw: what GET /api/v1/dock/lookup says as seen_at, so the script knows what is on screen.
         var out: [String: Any] = ["camera": KioskPages.shown(lookup.camera), "seenAt": time(lookup.seenAt), "seenAtRaw": KioskPages.number(lookup.seenAt)]
         switch lookup.content {
@@ -86,6 +86,7 @@ struct KioskPages: Sendable {
             out["order"] = [
                 "poNumber": KioskPages.shown(document.poNumber), "source": document.source, "sourceText": sourceText, "available": document.available,
                 "status": document.status ?? "", "vendorID": KioskPages.shown(document.vendorID ?? ""), "camera": photoCamera,
+                "vendor": KioskPages.shown(document.vendorID.flatMap(vendorNames.name) ?? "vendor " + (document.vendorID ?? "unknown")),
                 "revision": receipt?.revision ?? 0, "hasReceipt": receipt != nil, "hasCounts": lastCount != nil,
                 "lastCountID": lastCount.map { String($0.id) } ?? "",
                 "photoID": receipt?.photos.last?.sha256 ?? "", "hasPhoto": receipt?.photos.isEmpty == false,

@@ -51,7 +51,11 @@ public struct KioskLookup: StationFact, Hashable {
             case BuiltInPayloadClass.vendor.rawValue: content = .vendor(try await dock.vendor(cardText: text))
             case BuiltInPayloadClass.material.rawValue: content = .material(try await dock.material(text))
             case BuiltInPayloadClass.product.rawValue: content = .product(try await dock.product(text))
-            case BuiltInPayloadClass.purchaseOrder.rawValue: content = .order(try await dock.lookupOrder(text))
+            case BuiltInPayloadClass.purchaseOrder.rawValue:
+                let order = try await dock.lookupOrder(text)
+                // The screen names the vendor: learned now if this station never saw it.
+                if let vendorID = order.order?.vendorID { _ = await dock.vendorName(vendorID) }
+                content = .order(order)
             default:
                 throw ReceivingError(.invalidInput, "\(ReceivingClient.printable(String(text.prefix(40)))) is not a purchase order, vendor card, material or product label.")
             }

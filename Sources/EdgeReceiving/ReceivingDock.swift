@@ -17,6 +17,7 @@ public struct ReceivingDock: Sendable {
     public let photos: PhotoStore
     /// Receipts in progress (RCV-8).
     public let receipts: ReceiptStore
+    public let vendorNames: VendorNames
     /// nil: no `receiving` section (vendor cards are refused, naming the key to set).
     public let settings: ReceivingSettings?
     /// nil: no sync section or no token, so every lookup is offline.
@@ -34,6 +35,7 @@ public struct ReceivingDock: Sendable {
         cache = OrderCache(database: outbox.database)
         ledger = GRNLedger(database: outbox.database)
         receipts = ReceiptStore(database: outbox.database)
+        vendorNames = VendorNames(database: outbox.database)
         photos = PhotoStore(directory: settings?.photoDirectory ?? photoDirectory, database: outbox.database)
         self.settings = settings
         self.client = client
@@ -192,7 +194,32 @@ public struct ReceivingDock: Sendable {
             throw ReceivingError(.wrongTenant, "This vendor card belongs to another organisation (tenant \(tenantID)), not this station's (\(settings.tenantID)); it was not looked up.",
                                  context: ["tenant_id": tenantID, "vendor_id": vendorID])
         }
-        return try await requireClient().vendor(cardText: cardText, vendorID: vendorID)
+        let vendor = try await requireClient().vendor(cardText: cardText, vendorID: vendorID)
+        vendorNames.store(vendor.vendorID, name: vendor.name, now: now)
+        return vendor
+    }
+
+    /// The name of an order's vendor: learned before, else asked once of the backend with a
+    /// vendor card in the station's tenant (nil offline, without a tenant, or when refused: the
+    /// screen then shows the id).
+    public func vendorName(_ vendorID: String) async -> String? {
+        if let known = vendorNames.name(vendorID) { return known }
+        guard let settings, let client else { return nil }
+        struct Card: Encodable {
+            let type = "VENDOR"
+            let vendorID: String
+            let tenantID: String
+            enum CodingKeys: String, CodingKey {
+                case type
+                case vendorID = "vendor_id", tenantID = "tenant_id"
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(Card(vendorID: vendorID, tenantID: settings.tenantID)),
+              let vendor = try? await client.vendor(cardText: String(decoding: data, as: UTF8.self), vendorID: vendorID) else { return nil }
+        vendorNames.store(vendor.vendorID, name: vendor.name, now: now)
+        return vendor.name
     }
 
     public func material(_ text: String) async throws(ReceivingError) -> MaterialInfo {

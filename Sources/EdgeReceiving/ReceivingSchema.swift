@@ -8,7 +8,8 @@ public enum ReceivingSchema {
     /// "v7": the name it shipped under when the schema lived in EdgeStore; never renamed.
     public static let migration = SchemaMigration("v7") { db in try create(db) }
 
-    /// RCV-8, RCV-9: receipts in progress (`ReceiptStore`), added after the enrollment hold kinds.
+    /// RCV-8, RCV-9: receipts in progress (`ReceiptStore`) and the vendor names the dock learned
+    /// (`VendorNames`), added after the enrollment hold kinds.
     public static let receipts = SchemaMigration("receiving-receipts") { db in
         try db.execute(sql: """
             -- One receipt in progress per order; revision moves with every change.
@@ -49,6 +50,12 @@ public enum ReceivingSchema {
                 height INTEGER NOT NULL,
                 taken_at REAL NOT NULL,
                 PRIMARY KEY (po_number, sha256)
+            );
+            -- VendorNames: what the dock learned of vendors' names (a cache).
+            CREATE TABLE receiving_vendor_names (
+                vendor_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                fetched_at REAL NOT NULL
             );
             """)
     }

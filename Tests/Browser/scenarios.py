@@ -161,6 +161,7 @@ def dock_flow(t):
     wedge_scan(page, OPEN_PO)
     t.check_html("#order h2 names the PO", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
     expect(page.locator("#order-source")).to_contain_text("Online")
+    t.soft("the order names its vendor", lambda: expect(page.locator("#order-vendor")).to_have_text("Nordhafen Industrial Supply GmbH"), page, "#order")
     expect(page.locator("#grn-form tr[data-line]")).to_have_count(3)
 
     # Every control has its label (UI-6): found by the label's text.

@@ -165,6 +165,17 @@ import Testing
         }
     }
 
+    /// An order's vendor by name: asked of the backend once, then known offline too.
+    @Test func theDockLearnsAVendorsNameOnceAndKeepsIt() async throws {
+        try await withStopping(DockFixture()) { fixture in
+            #expect(fixture.dock.vendorNames.name(DemoData.vendorID) == nil)
+            #expect(await fixture.dock.vendorName(DemoData.vendorID) == "Nordhafen Industrial Supply GmbH")
+            let asked = fixture.requests(APIPath.scanQR)
+            #expect(await fixture.dock.vendorName(DemoData.vendorID.uppercased()) == "Nordhafen Industrial Supply GmbH")
+            #expect(fixture.requests(APIPath.scanQR) == asked)
+        }
+    }
+
     /// The migration a station database carries (every opener's list).
     @Test func theReceiptTablesComeWithEveryStationDatabase() async throws {
         try await withStopping(DockFixture()) { fixture in
@@ -172,6 +183,7 @@ import Testing
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'receiving_receipt%' ORDER BY name")
             }
             #expect(tables == ["receiving_receipt_counts", "receiving_receipt_lines", "receiving_receipt_photos", "receiving_receipts"])
+            #expect(try await fixture.outbox.database.dbWriter.read { db in try db.tableExists("receiving_vendor_names") })
         }
     }
 }
