@@ -47,8 +47,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
 
+        // The commit this binary was built from: a weak default that packaging/build-deb replaces
+        // at link time (EdgeCore/BuildInfo.swift says why).
+        .target(name: "CEdgeBuildInfo"),
+
         // Library modules by capability. EdgeCore holds only what every module shares.
-        .target(name: "EdgeCore"),
+        .target(name: "EdgeCore", dependencies: ["CEdgeBuildInfo"]),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG", "EdgeCore"]),
         .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),

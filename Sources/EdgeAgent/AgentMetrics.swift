@@ -1,4 +1,5 @@
 import CoreMetrics
+import EdgeCore
 import EdgePush
 import EdgeSync
 
@@ -21,6 +22,10 @@ public final class AgentMetrics: Sendable {
         let fine: [Duration] = [1, 2, 4, 8, 16, 33, 66, 100, 250, 500, 1000, 5000].map { .milliseconds($0) }
         factory.durationHistogramBuckets = ["edge_decode_seconds": fine, "edge_frame_to_event_seconds": fine]
         self.factory = factory
+        // The Prometheus idiom for what runs where (AGT-9): a gauge at 1 whose labels say it, so a
+        // fleet's dashboards join on it (`edge_build_info{version="0.4.0",commit="35bdbe3a1b2c"} 1`).
+        let build = BuildInfo.current
+        CoreMetrics.Gauge(label: "edge_build_info", dimensions: [("version", build.version), ("commit", build.commit)], factory: factory).record(1)
     }
 
     /// The exposition text.

@@ -21,6 +21,9 @@ public struct AgentStatusFile: Codable, Sendable, Equatable {
     /// A TPM that was present but refused (the vault then uses the key file).
     public var vaultWarning: String?
     public var snapshot: AgentState.Snapshot
+    /// The edge that runs (AGT-9): after an upgrade `edge status` tells the installed binary from
+    /// the one still running until the restart. Optional: a file an older edge wrote has none.
+    public var edge: BuildInfo? = .current
 
     public static func read(_ path: String) -> AgentStatusFile? {
         guard let bytes = try? PosixFile.readAll(path: path, maxBytes: 1 << 20, allowSpecial: false) else { return nil }

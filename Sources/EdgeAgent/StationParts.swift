@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeCrypto
 import EdgeFCM
 import EdgeFCMTransport
@@ -12,8 +13,8 @@ import Logging
 /// The builders of the station's moving parts, used by `buildAgent` and by the CLI commands
 /// that run one part on its own (`edge sync run`, `edge push run`), so both get the same part.
 public enum StationParts {
-    /// The version sent to the backend (SYN-6) and checked against a 426.
-    public static let appVersion = "0.4.0"
+    /// The version sent to the backend (SYN-6) and checked against a 426: this build's (`BuildInfo`).
+    public static let appVersion = BuildInfo.current.version
 
     /// The station's zone (PSH-3, SYN-6): push.station_zone when set, else the system's. One
     /// resolver, so quiet hours and the X-Timezone the backend sees agree.

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeStore
 import FoundationEssentials
 
@@ -15,6 +16,8 @@ public struct StationStatus: Encodable, Sendable {
         public var metrics: String?
         /// The kiosk's address (`http://127.0.0.1:8080`), when it serves.
         public var ui: String?
+        /// The edge the running agent is (its status file's); nil when it does not run.
+        public var edge: BuildInfo?
     }
 
     public struct Part: Encodable, Sendable {
@@ -96,6 +99,9 @@ public struct StationStatus: Encodable, Sendable {
         public var recent: [ScanEvent]
     }
 
+    /// The edge answering (`edge status`'s own binary, or the running agent for the kiosk): with
+    /// `agent.edge` it tells whether an installed upgrade still waits for a restart.
+    public var edge: BuildInfo
     public var station: String
     public var role: String
     public var configuration: String?
@@ -175,11 +181,11 @@ public struct StationStatus: Encodable, Sendable {
         if alive, let warning = file?.vaultWarning { missing.append("vault: \(warning); secrets are protected by the key file only") }
         let vault = Vault(directory: paths.vaultDirectory, keyDirectory: paths.vaultKeyDirectory, backend: alive ? file?.vaultBackend : nil, reason: alive ? file?.vaultReason : nil,
                           error: alive ? file?.vaultError : nil)
-        return StationStatus(station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,
+        return StationStatus(edge: .current, station: configuration.station.name, role: configuration.station.role.rawValue, configuration: configuration.path,
                              agent: Agent(running: alive, pid: alive ? file?.pid : nil, startedAt: alive ? file?.startedAt : nil,
                                           updatedAt: file?.updatedAt, restartPending: snapshot?.restartPending ?? [],
                                           lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress,
-                                          ui: snapshot?.uiAddress),
+                                          ui: snapshot?.uiAddress, edge: alive ? file?.edge : nil),
                              parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing)
     }
 

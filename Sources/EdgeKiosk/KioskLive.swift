@@ -140,6 +140,8 @@ enum KioskLive: Sendable {
         let role: String
         let running: Bool
         let startedAt: String?
+        /// The edge that runs, as `edge --version` says it (AGT-9).
+        let version: String
         let cameras: [Camera]
         let queue: Queue?
         let waiting: [Wait]
@@ -157,6 +159,7 @@ enum KioskLive: Sendable {
             role = status.role
             running = status.agent.running
             startedAt = status.agent.startedAt.map(KioskPages.time)
+            version = KioskPages.shown((status.agent.edge ?? status.edge).description)
             cameras = status.cameras.map {
                 Camera(name: KioskPages.shown($0.name), device: KioskPages.shown($0.device), up: $0.up, state: $0.up ? "up" : "down",
                        detail: $0.detail.map(KioskPages.shown), frames: $0.frames, events: $0.events)

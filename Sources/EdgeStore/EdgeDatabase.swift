@@ -16,7 +16,8 @@ public struct EdgeDatabase: Sendable {
     /// migrations and then `migrations` (the capabilities', see `SchemaMigration`).
     ///
     /// Throws `.corrupt` when the file is empty, is not a SQLite database or fails the integrity
-    /// check; `.openFailed` when it cannot be opened or created.
+    /// check; `.openFailed` when it cannot be opened or created; `.newerVersion` when a newer edge
+    /// wrote it (see `refuseNewerVersion`).
     public init(path: String, migrations: [SchemaMigration] = [], busyTimeoutSeconds: Double = 5) throws(StoreError) {
         self.path = path
         let size = Self.fileSize(path)
@@ -48,6 +49,7 @@ public struct EdgeDatabase: Sendable {
                 throw StoreError(.corrupt, "The sync database \(path) failed its integrity check; restore it from a backup or move it aside.",
                                  context: ["path": path, "integrityCheck": problems.prefix(5).joined(separator: "; ")])
             }
+            if !migrations.isEmpty { try Self.refuseNewerVersion(pool, migrator: migrator, path: path) }
             try migrator.migrate(pool)
         } catch {
             try? pool.close()
@@ -114,6 +116,28 @@ public struct EdgeDatabase: Sendable {
         }
         // Best effort: the file is complete either way; this makes its name survive a power loss.
         try? PosixFile.syncDirectory(of: path)
+    }
+
+    /// A downgrade (issue #33): a database whose applied migrations include one this binary does
+    /// not know was written by a newer edge, whose schema this one cannot be trusted to read or
+    /// write; it is refused before anything is written, so installing the newer edge again finds
+    /// it as it left it. GRDB's migrator would skip the unknown identifiers and go on.
+    ///
+    /// Decision: judged only by an opener that passes the capabilities' migrations, i.e. claims
+    /// the station's whole history (every command and `edge run` pass `StationSchema.migrations`,
+    /// see `SchemaMigration`). One that passes none reads the store's own tables only (`edge
+    /// status`) and cannot tell a capability's migration from a newer edge's.
+    private static func refuseNewerVersion(_ pool: DatabasePool, migrator: DatabaseMigrator, path: String) throws {
+        let unknown = try pool.read { db in
+            guard try migrator.hasBeenSuperseded(db) else { return [String]() }
+            return try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+        }
+        guard let first = unknown.first else { return }
+        let edge = BuildInfo.current
+        throw StoreError(.newerVersion,
+                         "The sync database \(path) was written by a newer edge (migration \(first)) than this one (\(edge.version)); "
+                             + "install that version or newer, or restore the database this version wrote. Nothing was changed.",
+                         context: ["path": path, "unknownMigrations": unknown.joined(separator: ", "), "version": edge.version, "commit": edge.commit])
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -8,7 +8,8 @@ import GRDB
 /// a file created by `edge sync enqueue` and one created by `edge run` hold the same migrations
 /// under the same names in the same order. An opener that passes fewer (`edge status`, which
 /// only reads the store's own tables) may create a file without them; the next full opener adds
-/// them, still after the store's own and in the list's order.
+/// them, still after the store's own and in the list's order. Only an opener that passes the list
+/// refuses a file holding a migration it does not know (a newer edge's, `EdgeDatabase`).
 public struct SchemaMigration: Sendable {
     /// Never changes once shipped: databases record it as applied.
     public let identifier: String

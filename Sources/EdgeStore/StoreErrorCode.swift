@@ -4,6 +4,9 @@ public enum StoreErrorCode: String, Sendable, Hashable {
     case corrupt
     /// The database file could not be opened or created (permissions, missing directory, disk).
     case openFailed
+    /// The database holds migrations this binary does not know: a newer edge wrote it (a
+    /// downgrade). Refused at open, nothing changed.
+    case newerVersion
     /// A stream or kind name is empty, longer than 200 bytes, or contains control characters.
     case invalidName
     /// An argument is out of range (empty lease owner, non-positive lease time or limit).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EdgeCore
 import EdgeCrypto
 
 /// `edge`: the scanning-station agent's command line. One file per subcommand.
@@ -7,6 +8,9 @@ struct EdgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edge",
         abstract: "Scanning-station agent: decode barcodes, say what they are, keep secrets, sync with the backend.",
+        // `edge --version`: "0.4.0 (commit 35bdbe3a1b2c)" (AGT-9); packaging/build-deb reads the
+        // Debian version from its first word.
+        version: BuildInfo.current.description,
         subcommands: [RunCommand.self, StatusCommand.self, ScanCommand.self, VaultCommand.self, DeviceIDCommand.self, SyncCommand.self, PushCommand.self, CamerasCommand.self, EnrollCommand.self, EnrollmentsCommand.self, ReceiveCommand.self, LookupCommand.self, ExportCommand.self, ImportCommand.self, ConfigCommand.self]
     )
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCore
 import FoundationEssentials
 
 /// `edge status [--json]`: the station at a glance (AGT-7), models/station-status.schema.json.
@@ -33,8 +34,15 @@ struct StatusCommand: ParsableCommand {
     private func print(_ status: StationStatus) {
         let agent = status.agent
         Output.stdout("station \(Output.printable(status.station)) (\(status.role))" + (status.configuration.map { ", configuration \(Output.printable($0))" } ?? ""))
-        Output.stdout("agent: " + (agent.running ? "running, pid \(agent.pid ?? 0)" : "not running")
+        Output.stdout("edge: \(Output.printable(status.edge.description))")
+        let running = agent.edge.map { " edge \(Output.printable($0.description))," } ?? ""
+        Output.stdout("agent: " + (agent.running ? "running\(running) pid \(agent.pid ?? 0)" : "not running")
                       + (agent.metrics.map { ", metrics at \($0)" } ?? "") + (agent.ui.map { ", kiosk at \($0)" } ?? ""))
+        // After an upgrade the agent runs the old binary until it restarts (the package restarts
+        // it; a hand-copied binary does not): say so rather than let the versions disagree silently.
+        if let runs = agent.edge, runs != status.edge {
+            Output.stdout("  restart to run the installed edge \(Output.printable(status.edge.description)) (systemctl restart edge)")
+        }
         if !agent.restartPending.isEmpty { Output.stdout("  restart to apply: \(agent.restartPending.joined(separator: ", "))") }
         if let error = agent.lastReloadError { Output.stdout("  last reload refused: \(Output.printable(error))") }
         for part in status.parts {

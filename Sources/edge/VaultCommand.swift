@@ -51,7 +51,12 @@ struct VaultCommand: ParsableCommand {
 
         func open() throws -> Vault {
             let env = ProcessInfo.processInfo.environment
-            let paths = StationPaths.resolve(StationConfiguration())
+            // The station's vault is where `edge run` looks: its edge.json ($EDGE_CONFIG, else
+            // /etc/edge/edge.json) may name state_dir, vault_dir and vault_key_dir (the packaged
+            // one names /var/lib/edge, so `sudo -u edge edge vault put` reaches the service's vault
+            // and not ~edge/.local/state). A vault named with --dir needs no configuration.
+            let station = dir == nil ? try ConfigFile.loadForCommand(explicitPath: nil).station : StationConfiguration()
+            let paths = StationPaths.resolve(station)
             if dir == nil {
                 // The default vault lives in the state directory, which `edge run` would create;
                 // provisioning a new station (`vault put`) may come first.

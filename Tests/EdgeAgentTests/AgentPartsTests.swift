@@ -85,4 +85,13 @@ import Testing
         #expect(KeyValueLogHandler.quoted("\u{202E}txt.exe") == "?txt.exe")
         #expect(KeyValueLogHandler.quoted("say \"hi\"") == #""say \"hi\"""#)
     }
+
+    /// AGT-9: /metrics says what runs, Prometheus' build-info way (a gauge at 1 whose labels are
+    /// the version and the commit), read back by prometheus_client's parser.
+    @Test func metricsNameTheBuild() throws {
+        let samples = try PythonCheck.prometheusSamples(Data(AgentMetrics().render()))
+        let build = BuildInfo.current
+        #expect(samples[#"edge_build_info{commit="\#(build.commit)",version="\#(build.version)"}"#] == 1, "\(samples)")
+        #expect(build.version == BuildInfo.packageVersion && build.version == StationParts.appVersion)
+    }
 }

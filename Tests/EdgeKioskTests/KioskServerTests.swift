@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// AGT-9: the status page and its API name the edge that runs (version and commit).
+    @Test func statusNamesTheRunningEdge() async throws {
+        try await withStopping(Station()) { station in
+            let build = BuildInfo.current
+            let (_, _, page) = try await station.get("/status")
+            let html = String(decoding: page, as: UTF8.self)
+            #expect(html.contains(#"edge <span data-text="version">\#(build.version) (commit \#(build.commit))</span>"#), "\(html)")
+            let (_, _, api) = try await station.get("/api/v1/status")
+            let document = try Self.object(api)
+            let running = try #require((document["agent"] as? [String: Any])?["edge"] as? [String: String])
+            #expect(running == ["version": build.version, "commit": build.commit])
+            #expect(document["edge"] as? [String: String] == running)
+        }
+    }
+
     /// Issue #28 item 2: an enrollment's Study Start hold is an expected wait (ENR-13): the status
     /// page and API show it as waiting for approval, never under "Needs attention" or with
     /// advice to release it.
