@@ -103,7 +103,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             // The two enums match by raw value (Symbology's contract); a format without its
             // symbology is a bug the fuzzer should report.
             guard let symbology = Symbology(rawValue: result.format.rawValue) else { preconditionFailure("no symbology for \(result.format)") }
-            _ = FuzzState.classifier.classify(bytes: result.bytes, symbology: symbology)
+            _ = FuzzState.classifier.classify(bytes: result.bytes, symbology: symbology, gs1: result.gs1)
         }
     }
 
