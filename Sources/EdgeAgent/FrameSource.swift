@@ -99,7 +99,7 @@ public final class ReplayFrameSource: FrameSource {
             onEvent(.failed(reason: "no images to replay"))
             return
         }
-        onEvent(.up(description: "\(images.count) images at \(fps) fps"))
+        onEvent(.up(description: "\(images.count) image\(images.count == 1 ? "" : "s") at \(fps) fps"))
         let clock = ContinuousClock()
         let interval = Duration.nanoseconds(Int64(1_000_000_000 / fps))
         var next = clock.now

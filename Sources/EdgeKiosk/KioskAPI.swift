@@ -1,4 +1,5 @@
 import EdgeAgent
+import EdgeContract
 import EdgeCore
 import EdgeEnrollment
 import EdgeImaging
@@ -29,6 +30,15 @@ struct KioskAPI: Sendable {
         api.get("events") { request, _ in try KioskEvents(kiosk: kiosk).response(request) }
         api.post("dock/scans") { request, _ in try await dockScan(request) }
         api.get("dock/lookup") { _, _ in try currentLookup() }
+        api.get("dock/receipts/:po") { _, context in try receipt(context.parameters.require("po")) }
+        api.put("dock/receipts/:po/lines/:line") { request, context in
+            try await editLine(request, po: context.parameters.require("po"), lineNo: context.parameters.require("line", as: Int.self))
+        }
+        api.post("dock/receipts/:po/undo") { _, context in try undo(context.parameters.require("po")) }
+        api.delete("dock/receipts/:po") { _, context in try discard(context.parameters.require("po")) }
+        api.delete("dock/receipts/:po/photos/:sha") { _, context in
+            try removePhoto(context.parameters.require("po"), sha: context.parameters.require("sha"))
+        }
         api.post("dock/photos") { request, _ in try await takePhoto(request) }
         api.get("dock/photos/:id") { _, context in try photo(context.parameters.require("id")) }
         api.post("dock/grns") { request, _ in try await confirm(request) }
@@ -76,19 +86,122 @@ struct KioskAPI: Sendable {
         return dock
     }
 
-    /// A label typed or sent by a keyboard-wedge scanner: looked up as a camera read is, and made
-    /// the dock's current lookup.
+    /// A label typed or sent by a keyboard-wedge scanner: what a camera read does (`DockScanner`):
+    /// counted on the open order, refused, or looked up and made the dock's current lookup.
+    /// `open`: the operator confirmed opening another order while this one has a receipt.
     func dockScan(_ request: Request) async throws -> Response {
-        struct Body: Decodable { let text: String }
+        struct Body: Decodable {
+            let text: String
+            let open: Bool?
+        }
         let dock = try requireDock()
-        let text = KioskPages.trimmed(try await Self.decode(Body.self, request).text)
-        guard !text.isEmpty, text.utf8.count <= 4096 else {
+        let body = try await Self.decode(Body.self, request)
+        let text = KioskPages.trimmed(body.text)
+        guard !text.isEmpty, text.utf8.count <= 4096, let feed = kiosk.feed else {
             throw KioskError(.badRequest, "Scan or type a label (at most 4096 bytes).", status: .unprocessableContent)
         }
         let className = KioskLookup.typedClass(text, classifier: dock.classifier)
-        let lookup = await KioskLookup.lookUp(text, className: className, camera: KioskLookup.keyboard, seenAt: dock.now, dock: dock)
-        kiosk.feed?.publish(lookup)
-        return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+        switch await DockScanner(dock: dock, feed: feed).read(text, className: className, source: KioskLookup.keyboard, seenAt: dock.now,
+                                                              open: body.open ?? false) {
+        case .lookup(let lookup):
+            return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
+        case .counted(let counted):
+            let notice = DockNotice(kind: counted.needsExcessFlag ? .excess : .counted, poNumber: counted.receipt.poNumber, label: text,
+                                    lineNo: counted.lineNo, source: KioskLookup.keyboard, at: dock.now, message: "")
+            return KioskResponse.json(KioskDocuments.Notice(notice, receipt: counted.receipt))
+        case .notice(let notice):
+            return KioskResponse.json(KioskDocuments.Notice(notice))
+        }
+    }
+
+    // MARK: receipts in progress (RCV-8)
+
+    /// A receiving call's answer, its refusal in the API's error shape.
+    private func receiving<T>(_ body: () throws(ReceivingError) -> T) throws(KioskError) -> T {
+        do throws(ReceivingError) {
+            return try body()
+        } catch {
+            throw KioskError(error)
+        }
+    }
+
+    private static func noReceipt(_ po: String) -> KioskError {
+        KioskError(.notFound, "No receipt is in progress for \(KioskPages.shown(String(po.prefix(40)))).", status: .notFound)
+    }
+
+    func receipt(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard let receipt = try receiving({ () throws(ReceivingError) in try dock.receipts.receipt(po) }) else { throw Self.noReceipt(po) }
+        return KioskResponse.json(receipt)
+    }
+
+    /// One field of one line, committed before the answer (the page sends each change as it is
+    /// made). The order is the dock's open one, or its cached copy.
+    func editLine(_ request: Request, po: String, lineNo: Int) async throws -> Response {
+        struct Body: Decodable {
+            let received: String?
+            let discrepancy: String?
+            let note: String?
+            let revision: Int?
+        }
+        let dock = try requireDock()
+        let body = try await Self.decode(Body.self, request)
+        let receipt = try receiving { () throws(ReceivingError) -> Receipt in
+            let order = try self.order(po, dock: dock)
+            var flag: GRNLine.Discrepancy?
+            if let text = body.discrepancy, !text.isEmpty {
+                guard let parsed = GRNLine.Discrepancy(rawValue: text) else {
+                    throw ReceivingError(.invalidQuantity, "Line \(lineNo): the discrepancy is short, excess or damaged.")
+                }
+                flag = parsed
+            }
+            return try dock.receipts.edit(order, lineNo: lineNo, received: body.received, discrepancy: flag, note: body.note,
+                                          revision: body.revision, now: dock.now)
+        }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    func undo(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard let receipt = try receiving({ () throws(ReceivingError) in try dock.receipts.undo(po, now: dock.now) }) else {
+            throw KioskError(.notFound, "Nothing to undo: no item was counted for this order.", status: .notFound)
+        }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    /// "Discard" (the page asks first): the receipt in progress is gone; the order stays open.
+    func discard(_ po: String) throws -> Response {
+        let dock = try requireDock()
+        guard try receiving({ () throws(ReceivingError) in try dock.discardReceipt(po) }) else { throw Self.noReceipt(po) }
+        kiosk.context.facts.publish(ReceiptClosed(poNumber: po, reason: .discarded))
+        return Response(status: .noContent)
+    }
+
+    /// "Remove photo": the receipt no longer names it (its file stays until nothing does).
+    func removePhoto(_ po: String, sha: String) throws -> Response {
+        let dock = try requireDock()
+        let receipt = try receiving { () throws(ReceivingError) -> Receipt? in
+            guard let current = try dock.receipts.receipt(po), current.photos.contains(where: { $0.sha256 == sha }) else { return nil }
+            return try dock.receipts.removePhoto(po, sha256: sha, now: dock.now)
+        }
+        guard let receipt else { throw KioskError(.notFound, "This receipt has no such photo.", status: .notFound) }
+        kiosk.context.facts.publish(receipt)
+        return KioskResponse.json(receipt)
+    }
+
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The order a receipt is for: the one the dock has open, else the cached copy.
+    private func order(_ po: String, dock: ReceivingDock) throws(ReceivingError) -> PurchaseOrder {
+        if let feed = kiosk.feed, let open = DockScanner(dock: dock, feed: feed).openOrder, open.poNumber == po { return open }
+        guard let cached = try dock.cache.cached(po) else {
+            throw ReceivingError(.notFound, "\(KioskPages.shown(String(po.prefix(40)))) is not open on this dock; scan its label first.")
+        }
+        return cached.order
     }
 
     func currentLookup() throws -> Response {
@@ -100,9 +213,21 @@ struct KioskAPI: Sendable {
     }
 
     /// A still from the dock camera the agent streams (preview; taking another is the retake).
+    /// With `po_number` it belongs to that order's receipt (RCV-8): written to the photo
+    /// directory at once, named by its SHA-256, and kept across reloads and restarts;
+    /// `replaces` is the receipt's photo it retakes. Without, it is held in memory until the
+    /// confirmation.
     func takePhoto(_ request: Request) async throws -> Response {
-        struct Body: Decodable { let camera: String? }
-        _ = try requireDock()
+        struct Body: Decodable {
+            let camera: String?
+            let poNumber: String?
+            let replaces: String?
+            enum CodingKeys: String, CodingKey {
+                case camera, replaces
+                case poNumber = "po_number"
+            }
+        }
+        let dock = try requireDock()
         let body = try await Self.decode(Body.self, request)
         guard let camera = body.camera ?? kiosk.firstCamera else {
             throw KioskError(.camera, "This station has no camera configured for photos.", status: .unprocessableContent)
@@ -119,12 +244,25 @@ struct KioskAPI: Sendable {
         } catch {
             throw KioskError(.camera, "The photo could not be encoded as JPEG: \(error.reason)", status: .internalServerError)
         }
+        if let po = body.poNumber {
+            let (receipt, taken) = try receiving { () throws(ReceivingError) -> (Receipt, StoredPhoto) in
+                let order = try self.order(po, dock: dock)
+                let taken = try dock.photos.write(image)
+                return (try dock.receipts.addPhoto(order.poNumber, taken, replacing: body.replaces, now: dock.now), taken)
+            }
+            kiosk.context.facts.publish(receipt)
+            return KioskResponse.json(KioskDocuments.Photo(id: taken.sha256, camera: camera, width: image.width, height: image.height, bytes: taken.bytes))
+        }
         let id = KioskGuard.hex(try Random.bytes(16))
         kiosk.photos.add(.init(id: id, camera: camera, image: image, jpeg: jpeg, takenAt: kiosk.context.now()))
         return KioskResponse.json(KioskDocuments.Photo(id: id, camera: camera, width: image.width, height: image.height, bytes: jpeg.count))
     }
 
+    /// A receipt's photo by its SHA-256 (64 hex), else one held in memory.
     func photo(_ id: String) throws -> Response {
+        if Self.isSHA256(id), let dock = kiosk.dock, let bytes = try? dock.photos.read(id) {
+            return KioskResponse.bytes(bytes, contentType: "image/jpeg")
+        }
         guard let photo = kiosk.photos.photo(id) else {
             throw KioskError(.notFound, "No such photo (photos not confirmed are kept until the agent restarts).", status: .notFound)
         }
@@ -148,9 +286,11 @@ struct KioskAPI: Sendable {
             let poNumber: String
             let lines: [Line]
             let photos: [String]?
+            /// The receipt's revision the screen showed (RCV-8): confirmed once, never unseen.
+            let receiptRevision: Int?
             enum CodingKeys: String, CodingKey {
                 case lines, photos
-                case poNumber = "po_number"
+                case poNumber = "po_number", receiptRevision = "receipt_revision"
             }
         }
         let dock = try requireDock()
@@ -163,7 +303,13 @@ struct KioskAPI: Sendable {
             throw KioskError(.badRequest, "A GRN takes at most \(ReceivingDock.maxPhotos) photos.", status: .unprocessableContent)
         }
         var images: [GrayImage] = []
+        var stored: [StoredPhoto] = []
+        let receiptPhotos = ((try? dock.receipts.receipt(body.poNumber)) ?? nil)?.photos ?? []
         for id in ids {
+            if let photo = receiptPhotos.first(where: { $0.sha256 == id }) {
+                stored.append(photo)
+                continue
+            }
             guard let photo = kiosk.photos.photo(id) else {
                 throw KioskError(.notFound, "A photo of this GRN is no longer held (the agent restarted?); take it again.", status: .unprocessableContent)
             }
@@ -175,7 +321,10 @@ struct KioskAPI: Sendable {
             let lines = try body.lines.map { line throws(ReceivingError) in
                 try GRNDraft.parseLine("\(line.lineNo)=\(line.received):\(line.discrepancy ?? ""):\(line.note ?? "")")
             }
-            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images)
+            let confirmation = try await dock.confirm(GRNDraft(poNumber: body.poNumber, lines: lines), photos: images, stored: stored,
+                                                      receiptRevision: body.receiptRevision)
+            kiosk.feed?.orderConfirmed(confirmation.request.poNumber)
+            kiosk.context.facts.publish(ReceiptClosed(poNumber: confirmation.request.poNumber, reason: .confirmed))
             kiosk.photos.remove(ids)
             let wait = min(dock.settings?.confirmWait ?? ReceivingSettings.defaultConfirmWait, 10)
             let outcome = try await GRNDelivery.awaitOutcome(confirmation.idempotencyKey, dock: dock, wait: wait)

@@ -1,6 +1,7 @@
 import EdgeAgent
 import EdgeCore
 import EdgeContract
+import EdgePayloads
 import EdgeReceiving
 import EdgeStore
 import FoundationEssentials
@@ -34,8 +35,19 @@ enum KioskDocuments {
             symbology = event.symbology
             className = event.className
             valid = event.valid
-            text = KioskPages.shown(event.masked)
+            text = KioskPages.shown(Self.summary(className: event.className, text: event.masked))
             time = KioskPages.time(event.capturedAt)
+        }
+
+        /// What "Last scans" shows of a read: a vendor card by its vendor id, not its JSON; any
+        /// other read as stored (a linking code masked), on one line and at most 80 characters.
+        static func summary(className: String, text: String) -> String {
+            if className == BuiltInPayloadClass.vendor.rawValue {
+                struct Card: Decodable { let vendorID: String; enum CodingKeys: String, CodingKey { case vendorID = "vendor_id" } }
+                if let card = try? JSONDecoder().decode(Card.self, from: Data(text.utf8)) { return "vendor " + String(card.vendorID.prefix(36)) }
+            }
+            let line = DisplayText.oneLine(text)
+            return line.count > 80 ? String(line.prefix(79)) + "…" : line
         }
     }
 
@@ -124,6 +136,43 @@ enum KioskDocuments {
         }
 
         enum Key: String, CodingKey { case waiting }
+    }
+
+    /// A dock read that did not open a lookup (`DockNotice`): the answer to a typed scan and the
+    /// `notice` event. `receipt`: the order's receipt after a count (answers only).
+    struct Notice: Encodable, Sendable {
+        let kind: String
+        let poNumber: String
+        let label: String
+        let lineNo: Int?
+        let message: String
+        let receipt: Receipt?
+
+        init(_ notice: DockNotice, receipt: Receipt? = nil) {
+            kind = notice.kind.rawValue
+            poNumber = notice.poNumber
+            label = DisplayText.oneLine(String(notice.label.prefix(80)))
+            lineNo = notice.lineNo
+            message = DisplayText.oneLine(notice.message)
+            self.receipt = receipt
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case kind, label, message, receipt
+            case poNumber = "po_number", lineNo = "line_no"
+        }
+    }
+
+    /// The `receipt` event: the receipt as it is now, or that it ended (`closed`).
+    struct ReceiptEvent: Encodable, Sendable {
+        let poNumber: String
+        let receipt: Receipt?
+        let closed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case receipt, closed
+            case poNumber = "po_number"
+        }
     }
 
     struct Outcome: Encodable {

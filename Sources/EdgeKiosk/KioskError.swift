@@ -56,6 +56,7 @@ public struct KioskError: Error, Sendable, HTTPResponseError, CustomStringConver
         case .notFound: status = .notFound
         case .storeFailed, .notConfigured: status = .serviceUnavailable
         case .unauthorized, .invalidAnswer: status = .badGateway
+        case .receiptChanged: status = .conflict
         default: status = .unprocessableContent
         }
     }

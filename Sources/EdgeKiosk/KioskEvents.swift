@@ -79,6 +79,12 @@ struct KioskEvents: Sendable {
                 continuation.yield(.scan(KioskDocuments.Scan(scan.event)))
             case let lookup as KioskLookup where kiosk.servesDock:
                 continuation.yield(.lookup(KioskLive.Lookup(lookup)))
+            case let receipt as Receipt where kiosk.servesDock:
+                continuation.yield(.receipt(KioskDocuments.ReceiptEvent(poNumber: receipt.poNumber, receipt: receipt, closed: nil)))
+            case let closed as ReceiptClosed where kiosk.servesDock:
+                continuation.yield(.receipt(KioskDocuments.ReceiptEvent(poNumber: closed.poNumber, receipt: nil, closed: closed.reason.rawValue)))
+            case let notice as DockNotice where kiosk.servesDock:
+                continuation.yield(.notice(KioskDocuments.Notice(notice)))
             case let change as EnrollmentChange where kiosk.servesClinic:
                 continuation.yield(.enrollment(KioskLive.Enrollment(EnrollmentDocument(change.enrollment))))
             default:

@@ -26,6 +26,10 @@ enum KioskLive: Sendable {
     case status(Status)
     /// A linking code held to a clinic camera: masked, or why it cannot be used.
     case linkingCode(LinkingCodeRead)
+    /// A receipt in progress changed, or ended (RCV-8): every dock screen shows the same one.
+    case receipt(KioskDocuments.ReceiptEvent)
+    /// A dock read that counted, was refused, or waits for the operator's word (RCV-9).
+    case notice(KioskDocuments.Notice)
 
     struct Hello: Encodable, Sendable {
         let csrfToken: String
@@ -190,6 +194,8 @@ enum KioskLive: Sendable {
         case .enrollment: "enrollment"
         case .status: "status"
         case .linkingCode: "linking-code"
+        case .receipt: "receipt"
+        case .notice: "notice"
         }
     }
 
@@ -208,6 +214,8 @@ enum KioskLive: Sendable {
         case .enrollment(let enrollment): data = try? encoder.encode(enrollment)
         case .status(let status): data = try? encoder.encode(status)
         case .linkingCode(let read): data = try? encoder.encode(read)
+        case .receipt(let receipt): data = try? encoder.encode(receipt)
+        case .notice(let notice): data = try? encoder.encode(notice)
         }
         // Encoding these plain values cannot fail; an empty object keeps the stream well formed.
         let body = data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -48,7 +48,7 @@ struct KioskPages: Sendable {
         var context: [String: Any] = ["status": KioskLive.Status(kiosk.context.status()), "scans": events.map(KioskDocuments.Scan.init),
                                       "lastScan": events.first?.id ?? 0, "recentScans": Self.recentScans]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
-            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts)
         }
         return render("dock", title: "Receiving dock", kiosk: kiosk, context: context)
     }
@@ -61,12 +61,13 @@ struct KioskPages: Sendable {
     func dockLookupRegion(_ kiosk: Kiosk) -> String {
         var context: [String: Any] = [:]
         if let lookup = kiosk.feed?.latest, let dock = kiosk.dock {
-            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "")
+            context["lookup"] = Self.lookup(lookup, now: dock.now, photoCamera: kiosk.firstCamera ?? "", receipts: dock.receipts)
         }
         return library.render(context, withTemplate: "dock-lookup") ?? ""
     }
 
-    static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String) -> [String: Any] {
+    /// `receipts`: the order's receipt in progress fills its lines (RCV-8: a reload shows it).
+    static func lookup(_ lookup: KioskLookup, now: Double, photoCamera: String, receipts: ReceiptStore) -> [String: Any] {
         // seenAtRaw: what GET /api/v1/dock/lookup says as seen_at, so the script knows what is on screen.
         var out: [String: Any] = ["camera": KioskPages.shown(lookup.camera), "seenAt": time(lookup.seenAt), "seenAtRaw": KioskPages.number(lookup.seenAt)]
         switch lookup.content {
@@ -80,12 +81,23 @@ struct KioskPages: Sendable {
             case .notAvailableOffline(_, let reason):
                 sourceText = "Not available offline: this station has never looked this order up, and the backend cannot be reached: \(sentence(reason))"
             }
+            let receipt = (try? receipts.receipt(document.poNumber)) ?? nil
+            let lastCount = receipt?.counts.first
             out["order"] = [
                 "poNumber": KioskPages.shown(document.poNumber), "source": document.source, "sourceText": sourceText, "available": document.available,
                 "status": document.status ?? "", "vendorID": KioskPages.shown(document.vendorID ?? ""), "camera": photoCamera,
+                "revision": receipt?.revision ?? 0, "hasReceipt": receipt != nil, "hasCounts": lastCount != nil,
+                "lastCountID": lastCount.map { String($0.id) } ?? "",
+                "photoID": receipt?.photos.last?.sha256 ?? "", "hasPhoto": receipt?.photos.isEmpty == false,
+                "lastCount": lastCount.map { "Last count: line \($0.lineNo), +\(GRNValidator.text($0.quantity)) (\(KioskPages.shown(String($0.code.prefix(40)))))" } ?? "",
                 "lines": (document.lines ?? []).map { line -> [String: Any] in
-                    ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
-                     "ordered": GRNValidator.text(line.ordered), "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit)]
+                    let entered = receipt?.line(line.lineNo)
+                    return ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
+                            "ordered": GRNValidator.text(line.ordered), "alreadyReceived": GRNValidator.text(line.received),
+                            "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit),
+                            "received": entered?.received.map(GRNValidator.text) ?? "", "note": KioskPages.shown(entered?.note ?? ""),
+                            "flagShort": entered?.discrepancy == .short, "flagExcess": entered?.discrepancy == .excess,
+                            "flagDamaged": entered?.discrepancy == .damaged]
                 },
             ] as [String: Any]
         case .vendor(let vendor):

@@ -6,7 +6,8 @@ import EdgeCore
 /// new one.
 public final class KioskFeed: Sendable {
     private let current = Locked<KioskLookup?>(nil)
-    private let facts: StationFacts
+    /// The station's stream, where the dock's receipts and notices go too (`DockScanner`).
+    let facts: StationFacts
 
     public init(facts: StationFacts) {
         self.facts = facts
@@ -34,6 +35,18 @@ public final class KioskFeed: Sendable {
     /// Makes `lookup` the current one (a camera read, or a label typed at the kiosk).
     public func publish(_ lookup: KioskLookup) {
         current.set(lookup)
+        confirmed.set(nil)
         facts.publish(lookup)
     }
+
+    /// The current order's receipt was confirmed: the order stays on screen with its result, but
+    /// it is no longer open for counting (the next item label opens its card; the order's label
+    /// opens the order again for the next delivery).
+    public func orderConfirmed(_ poNumber: String) {
+        confirmed.set(poNumber)
+    }
+
+    /// The order confirmed while it is the current lookup, if any.
+    public var confirmedOrder: String? { confirmed.get() }
+    private let confirmed = Locked<String?>(nil)
 }

@@ -4,6 +4,7 @@ import EdgePayloads
 import EdgeStore
 import FoundationEssentials
 import GRDB
+import Glibc
 
 /// The receiving dock's rules (RCV-1..6) over the store and the backend: PO lookup with its
 /// offline cache, GRN validation and confirmation through the outbox, photo evidence, vendor,
@@ -14,6 +15,8 @@ public struct ReceivingDock: Sendable {
     public let cache: OrderCache
     public let ledger: GRNLedger
     public let photos: PhotoStore
+    /// Receipts in progress (RCV-8).
+    public let receipts: ReceiptStore
     /// nil: no `receiving` section (vendor cards are refused, naming the key to set).
     public let settings: ReceivingSettings?
     /// nil: no sync section or no token, so every lookup is offline.
@@ -30,6 +33,7 @@ public struct ReceivingDock: Sendable {
         self.outbox = outbox
         cache = OrderCache(database: outbox.database)
         ledger = GRNLedger(database: outbox.database)
+        receipts = ReceiptStore(database: outbox.database)
         photos = PhotoStore(directory: settings?.photoDirectory ?? photoDirectory, database: outbox.database)
         self.settings = settings
         self.client = client
@@ -69,6 +73,15 @@ public struct ReceivingDock: Sendable {
     }
 
     /// The PO number in `text`, or why it is not one (the scanner's classifier's words).
+    /// "Discard" (RCV-8): the receipt goes, and the files of its photos that nothing else names.
+    @discardableResult
+    public func discardReceipt(_ poNumber: String) throws(ReceivingError) -> Bool {
+        let photos = try receipts.receipt(poNumber)?.photos.map(\.sha256) ?? []
+        guard try receipts.discard(poNumber) else { return false }
+        for sha in try receipts.unreferenced(photos) { unlink(self.photos.path(sha)) }
+        return true
+    }
+
     public func purchaseOrderNumber(_ text: String) throws(ReceivingError) -> String {
         let result = classifier.classify(text: text, symbology: .code128)
         guard result.className == BuiltInPayloadClass.purchaseOrder.rawValue else {
@@ -86,7 +99,13 @@ public struct ReceivingDock: Sendable {
     /// outbox with its photos (encoded as JPEG, stored by hash) and its ledger record, all in one transaction, so it is sent
     /// exactly once. Throws `.invalidQuantity` with every problem, `.notAvailableOffline` for an
     /// order never fetched while the backend cannot be reached.
-    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = []) async throws(ReceivingError) -> GRNConfirmation {
+    ///
+    /// The order's receipt in progress (RCV-8) ends in the same transaction as the GRN is queued:
+    /// with `receiptRevision` (the screen's), only if the receipt is still at that revision, so a
+    /// receipt is confirmed once and never with changes another screen made unseen.
+    /// `stored`: photos already on disk (the receipt's).
+    public func confirm(_ draft: GRNDraft, photos images: [GrayImage] = [], stored: [StoredPhoto] = [], receiptRevision: Int? = nil)
+        async throws(ReceivingError) -> GRNConfirmation {
         let lookup = try await lookupOrder(draft.poNumber)
         guard let order = lookup.order else {
             throw ReceivingError(.notAvailableOffline, "\(lookup.poNumber) has never been looked up on this station, so it cannot be confirmed offline (\(Self.reason(lookup))).",
@@ -97,11 +116,11 @@ public struct ReceivingDock: Sendable {
             throw ReceivingError(.invalidQuantity, validation.errors.map(\.message).joined(separator: " "),
                                  context: ["po_number": order.poNumber, "errors": String(validation.errors.count)])
         }
-        guard images.count <= Self.maxPhotos else {
-            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count) given).")
+        guard images.count + stored.count <= Self.maxPhotos else {
+            throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count + stored.count) given).")
         }
         // Written only once the draft is valid, so a refused draft leaves no file behind.
-        var written: [StoredPhoto] = []
+        var written: [StoredPhoto] = stored
         for image in images { written.append(try photos.write(image)) }
         let taken = written
         let at = now
@@ -118,11 +137,14 @@ public struct ReceivingDock: Sendable {
         let key: String
         do {
             key = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+                try ReceiptStore.close(db, order.poNumber, revision: receiptRevision)
                 for photo in taken { try photos.record(db, photo, now: at) }
                 let entry = try outbox.enqueue(db, stream: GRNLedger.stream(order.poNumber), kind: GRNLedger.kind, payload: payload, now: at)
                 try ledger.insert(db, key: entry.idempotencyKey, request: request, orderBefore: order, offline: offline, photos: taken, now: at)
                 return entry.idempotencyKey
             }
+        } catch let error as ReceivingError {
+            throw error
         } catch let error as StoreError {
             throw ReceivingError(.storeFailed, "The GRN could not be queued: \(error.message)", context: ["po_number": order.poNumber])
         } catch {

@@ -27,4 +27,9 @@ public enum ReceivingErrorCode: String, Sendable, Hashable, CaseIterable {
     case notConfigured = "not-configured"
     /// The local database or photo directory failed.
     case storeFailed = "store-failed"
+    /// A scanned item is not on the open order (RCV-9); the order stays open.
+    case notOnOrder = "not-on-order"
+    /// The receipt changed (another screen) or was confirmed or discarded since the screen read
+    /// it (RCV-8): nothing was done; the screen shows the receipt as it is now.
+    case receiptChanged = "receipt-changed"
 }

@@ -8,6 +8,51 @@ public enum ReceivingSchema {
     /// "v7": the name it shipped under when the schema lived in EdgeStore; never renamed.
     public static let migration = SchemaMigration("v7") { db in try create(db) }
 
+    /// RCV-8, RCV-9: receipts in progress (`ReceiptStore`), added after the enrollment hold kinds.
+    public static let receipts = SchemaMigration("receiving-receipts") { db in
+        try db.execute(sql: """
+            -- One receipt in progress per order; revision moves with every change.
+            CREATE TABLE receiving_receipts (
+                po_number TEXT PRIMARY KEY,
+                started_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                revision INTEGER NOT NULL
+            );
+            -- The lines the operator touched; received NULL until counted or typed.
+            CREATE TABLE receiving_receipt_lines (
+                po_number TEXT NOT NULL REFERENCES receiving_receipts(po_number) ON DELETE CASCADE,
+                line_no INTEGER NOT NULL,
+                received REAL,
+                discrepancy TEXT,
+                note TEXT,
+                PRIMARY KEY (po_number, line_no)
+            );
+            -- Every scan that counted, for undo (before: the line's quantity before it).
+            CREATE TABLE receiving_receipt_counts (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                po_number TEXT NOT NULL REFERENCES receiving_receipts(po_number) ON DELETE CASCADE,
+                line_no INTEGER NOT NULL,
+                quantity REAL NOT NULL,
+                before REAL,
+                code TEXT NOT NULL,
+                source TEXT NOT NULL,
+                counted_at REAL NOT NULL
+            );
+            CREATE INDEX receiving_receipt_counts_po ON receiving_receipt_counts(po_number, id);
+            -- Photos taken for the receipt: the JPEG is already <photo dir>/<sha256>.jpg; the row
+            -- in receiving_photos (and the upload) comes with the GRN.
+            CREATE TABLE receiving_receipt_photos (
+                po_number TEXT NOT NULL REFERENCES receiving_receipts(po_number) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL,
+                bytes INTEGER NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                taken_at REAL NOT NULL,
+                PRIMARY KEY (po_number, sha256)
+            );
+            """)
+    }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             -- RCV-1: orders as last fetched (lookup or pulled change), for offline use. payload is

@@ -40,7 +40,7 @@ struct ReceivingService: Service {
                         }
                         guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
                               Self.lookedUp.contains(scan.event.className), let dock = capability.dock else { continue }
-                        feed.publish(await lookup(text, scan: scan, dock: dock))
+                        await read(text, scan: scan, dock: dock)
                     }
                 } onGracefulShutdown: {
                     facts.finish()
@@ -55,12 +55,21 @@ struct ReceivingService: Service {
         }
     }
 
-    private func lookup(_ text: String, scan: ScanRecorded, dock: ReceivingDock) async -> KioskLookup {
-        let lookup = await KioskLookup.lookUp(text, className: scan.event.className, camera: scan.camera, seenAt: scan.event.capturedAt, dock: dock)
-        if case .refused(let code, _) = lookup.content {
-            logger.notice("dock lookup refused", metadata: ["event": "receiving.lookup_refused", "camera": "\(scan.camera)", "code": "\(code.rawValue)"])
+    /// A camera read: counted on the open order, or looked up (`DockScanner`).
+    private func read(_ text: String, scan: ScanRecorded, dock: ReceivingDock) async {
+        let outcome = await DockScanner(dock: dock, feed: feed).read(text, className: scan.event.className, source: scan.camera,
+                                                                     seenAt: scan.event.capturedAt)
+        switch outcome {
+        case .lookup(let lookup):
+            if case .refused(let code, _) = lookup.content {
+                logger.notice("dock lookup refused", metadata: ["event": "receiving.lookup_refused", "camera": "\(scan.camera)", "code": "\(code.rawValue)"])
+            }
+        case .counted(let counted):
+            logger.info("item counted", metadata: ["event": "receiving.counted", "camera": "\(scan.camera)", "po_number": "\(counted.receipt.poNumber)",
+                                                   "line_no": "\(counted.lineNo)"])
+        case .notice(let notice):
+            logger.notice("dock read not counted", metadata: ["event": "receiving.not_counted", "camera": "\(scan.camera)", "kind": "\(notice.kind.rawValue)"])
         }
-        return lookup
     }
 
     private func housekeeping(_ dock: ReceivingDock) async {

@@ -39,6 +39,11 @@ extension StandinBackend {
             return .json(200, state.withLock { state in
                 appendChange(stream: body.stream, kind: body.kind, payload: body.payload, changedAt: body.changedAt, id: body.id, in: &state)
             })
+        case ("POST", StandinControlPath.orders):
+            let order = try decodeBody(PurchaseOrder.self, request)
+            guard order.lines.count <= 999 else { return .error(400, .invalidRequest, "An order has at most 999 lines") }
+            state.withLock { $0.purchaseOrders[order.poNumber] = order }
+            return .json(200, order)
         case ("GET", StandinControlPath.fcmFaults):
             return .json(200, fcm.faults)
         case ("POST", StandinControlPath.fcmFaults):

@@ -11,6 +11,9 @@ public enum StandinControlPath {
     public static let revoke = "/_standin/revoke"
     /// POST `{"stream", "kind", "payload", "id"?, "changed_at"?}` to append to the pull log.
     public static let changes = "/_standin/changes"
+    /// POST a contract `PurchaseOrder`: the backend has it from now on (added or replaced), for
+    /// orders the demo data does not have (the dock's counting benchmark: 40 lines).
+    public static let orders = "/_standin/orders"
     /// POST `{"enrollment_id"}`: the investigator approves Study Start (ENR-13).
     public static let approve = "/_standin/approve"
     /// The FCM stand-in's faults (see `FCMFault`'s Codable shape): GET those in force, POST one

@@ -13,7 +13,8 @@ import EdgeSync
 /// Decision: a dock's database has the clinic's tables too (and the other way round). A station
 /// can change role, and an export from any station imports into any other.
 public enum StationSchema {
-    public static let migrations: [SchemaMigration] = [EnrollmentSchema.migration, ReceivingSchema.migration, EnrollmentSchema.holdKinds]
+    public static let migrations: [SchemaMigration] = [EnrollmentSchema.migration, ReceivingSchema.migration, EnrollmentSchema.holdKinds,
+                                                           ReceivingSchema.receipts]
     public static let archiveSections: [any StationArchiveSection] = [EnrollmentArchive(), ReceivingArchive()]
     /// The kinds the sync core and the push intake treat apart (`OutboxKind`).
     public static let outboxKinds: [OutboxKind] = [GRNLedger.outboxKind]

@@ -63,6 +63,10 @@ def main():
 
     if not (os.path.isfile(args.chromium) and os.access(args.chromium, os.X_OK)):
         fail_setup(f"Chromium is not installed at {args.chromium} (Debian: apt-get install chromium; .ci/install-deps installs it)")
+    try:
+        import axe_playwright_python  # noqa: F401  (UI-9: a missing checker fails, it never skips)
+    except ImportError:
+        fail_setup("axe-playwright-python is not installed (python3 -m pip install axe-playwright-python; .ci/install-deps installs it)")
     bin_dir = os.path.abspath(args.bin)
     for tool in ("edge", "edge-standin"):
         if not os.access(os.path.join(bin_dir, tool), os.X_OK):
@@ -74,6 +78,7 @@ def main():
     expect.set_options(timeout=10_000)
 
     results = []
+    axe_runs = 0
     started = time.monotonic()
     with sync_playwright() as playwright:
         try:
@@ -98,6 +103,7 @@ def main():
             seconds = time.monotonic() - began
             failed = error is not None or bool(test.soft_failures)
             results.append((name, not failed, seconds))
+            axe_runs += test.axe_runs
             status = "FAIL" if failed else "ok"
             print(f"browser tests: {status:4} {name} ({seconds:.1f} s)", flush=True)
             for line in test.report_lines():
@@ -106,7 +112,8 @@ def main():
 
     total = time.monotonic() - started
     failed = [name for name, ok, _ in results if not ok]
-    print(f"browser tests: {len(results) - len(failed)} of {len(results)} scenarios passed in {total:.0f} s; screenshots in {shots}")
+    print(f"browser tests: {len(results) - len(failed)} of {len(results)} scenarios passed in {total:.0f} s; "
+          f"axe-core checked {axe_runs} screens; screenshots in {shots}")
     if args.keep_screenshots:
         keep = os.path.abspath(args.keep_screenshots)
         os.makedirs(keep, exist_ok=True)
@@ -156,6 +163,7 @@ class Scenario:
         self.soft_failures = []
         self.failure = None
         self.stations = []
+        self.axe_runs = 0
 
     # -- processes
     def standin(self):
@@ -229,7 +237,21 @@ class Scenario:
             if layout["small"]:
                 self.finding(f"{screen} at {size['width']}x{size['height']}: touch targets under 40 px high: {layout['small'][:5]}",
                              page, "main")
+            self.accessibility(page, f"{screen} at {size['width']}x{size['height']}")
         page.set_viewport_size(self.LANDSCAPE)
+
+    def accessibility(self, page, what):
+        """UI-9: axe-core (axe-playwright-python, injected by Playwright outside the page's CSP) on
+        the page as it is: every serious or critical violation is a finding, with the rule, what
+        it asks and the first elements it names."""
+        from axe_playwright_python.sync_playwright import Axe
+        results = Axe().run(page)
+        self.axe_runs += 1
+        for violation in results.response.get("violations", []):
+            if violation.get("impact") not in ("serious", "critical"):
+                continue
+            nodes = [node.get("html", "")[:160] for node in violation.get("nodes", [])[:3]]
+            self.finding(f"{what}: axe-core {violation['id']} ({violation['impact']}): {violation.get('help')}: {nodes}", page, "main")
 
     # -- checks
     def html(self, page, selector):

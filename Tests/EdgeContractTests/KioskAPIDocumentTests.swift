@@ -21,6 +21,8 @@ final class KioskAPIDocumentTests: XCTestCase {
         "POST /api/v1/dock/scans", "GET /api/v1/dock/lookup",
         "POST /api/v1/dock/photos", "GET /api/v1/dock/photos/{id}",
         "POST /api/v1/dock/grns", "GET /api/v1/dock/grns/{key}",
+        "GET /api/v1/dock/receipts/{po}", "DELETE /api/v1/dock/receipts/{po}", "PUT /api/v1/dock/receipts/{po}/lines/{line}",
+        "POST /api/v1/dock/receipts/{po}/undo", "DELETE /api/v1/dock/receipts/{po}/photos/{sha}",
         "POST /api/v1/clinic/code-check",
         "POST /api/v1/clinic/enrollments", "GET /api/v1/clinic/enrollments",
         "POST /api/v1/clinic/enrollments/{id}/check", "POST /api/v1/clinic/enrollments/{id}/cancel",
@@ -30,6 +32,7 @@ final class KioskAPIDocumentTests: XCTestCase {
     static let components: Set<String> = [
         "Status", "Enrollment", "EnrollmentList", "Lookup", "GRNConfirmation", "GRNOutcome", "CodeCheck",
         "Session", "Error", "Photo", "ScanRequest", "GRNRequest", "EnrollRequest", "CodeCheckRequest", "PinRequest",
+        "Receipt", "ReceiptLineEdit", "DockNotice", "ReceiptEventData",
     ]
 
     /// The headers the design puts on every answer.
@@ -74,14 +77,14 @@ final class KioskAPIDocumentTests: XCTestCase {
         XCTAssertEqual(Set(operations().map { "\($0.method.uppercased()) \($0.path)" }), Self.routes)
     }
 
-    /// UI-7: every POST is JSON and carries X-CSRF-Token (required), refused with 403 (csrf,
+    /// UI-7: every state change (POST, PUT, DELETE) is JSON and carries X-CSRF-Token (required), refused with 403 (csrf,
     /// cross-site) and 415 (not JSON); every failure is {"error": {...}}; every answer lists the
     /// design's security headers.
     func testPostsRequireTheCSRFHeaderAndFailuresUseTheErrorShape() throws {
         for operation in operations() {
             let label = "\(operation.method.uppercased()) \(operation.path)"
             let responses = try XCTUnwrap(object(operation.body["responses"]), "\(label) has no responses")
-            if operation.method == "post" {
+            if operation.method != "get" {
                 let parameters = (operation.body["parameters"] as? [Any] ?? []).compactMap { object(resolve($0)) }
                 let csrf = parameters.first { $0["name"] as? String == "X-CSRF-Token" }
                 XCTAssertEqual(csrf?["in"] as? String, "header", label)
@@ -112,7 +115,7 @@ final class KioskAPIDocumentTests: XCTestCase {
         let ok = try XCTUnwrap(object(resolve(object(operation.body["responses"])?["200"])))
         let stream = try XCTUnwrap(object(object(ok["content"])?["text/event-stream"]), "200 is not text/event-stream")
         let events = try XCTUnwrap(object(stream["x-events"]), "no x-events")
-        XCTAssertEqual(Set(events.keys), ["hello", "scan", "lookup", "enrollment", "status", "linking-code"])
+        XCTAssertEqual(Set(events.keys), ["hello", "scan", "lookup", "enrollment", "status", "linking-code", "receipt", "notice"])
         let schemas = object(object(root["components"])?["schemas"]) ?? [:]
         for (name, event) in events {
             let reference = try XCTUnwrap(object(object(event)?["data"])?["$ref"] as? String, name)

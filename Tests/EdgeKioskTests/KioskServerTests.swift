@@ -8,6 +8,7 @@ import EdgePayloads
 import EdgeReceiving
 import EdgeStandin
 import EdgeStation
+import EdgeStore
 import EdgeTestSupport
 import EdgeVault
 import Foundation
@@ -59,9 +60,9 @@ import Testing
             return try await send(request)
         }
 
-        func post(_ path: String, json: String, token: String? = nil, headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
+        func post(_ path: String, json: String, token: String? = nil, headers: [String: String] = [:], method: String = "POST") async throws -> (Int, [String: String], Data) {
             var request = URLRequest(url: URL(string: base + path)!)
-            request.httpMethod = "POST"
+            request.httpMethod = method
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             if let token { request.setValue(token, forHTTPHeaderField: "X-CSRF-Token") }
@@ -416,7 +417,8 @@ import Testing
             try? await eventually("scans, a lookup and the enrollment on the stream") { wanted.allSatisfy(received().contains) }
             #expect(wanted.allSatisfy(received().contains), "\(received())")
             let schemas = ["hello": "HelloEventData", "status": "StatusEventData", "scan": "LiveScan", "lookup": "LookupEventData",
-                           "enrollment": "EnrollmentEventData", "linking-code": "LinkingCodeEventData"]
+                           "enrollment": "EnrollmentEventData", "linking-code": "LinkingCodeEventData", "receipt": "ReceiptEventData",
+                           "notice": "DockNotice"]
             var seen: Set<String> = []
             for frame in received().components(separatedBy: "\n\n") {
                 let lines = frame.split(separator: "\n")
@@ -431,6 +433,132 @@ import Testing
             _ = try? Command.shell("kill -KILL $(cat '\(pidFile)') 2>/dev/null || true")
             _ = try? await reader.value
         }
+    }
+
+    /// RCV-8, RCV-9 through the kiosk: the camera counts an item once per appearance on the order
+    /// it opened, the wedge counts every scan, an item not on the order is refused by name and the
+    /// order stays, another order's label asks first, a typed line is kept, every screen hears
+    /// it (`receipt`, `notice`), the page shows the receipt after a reload, the receipt outlives
+    /// the agent, and it is confirmed once.
+    @Test func itemsScannedAtTheDockAreCountedAndTheReceiptIsStationData() async throws {
+        try await withStopping(Station(images: ["po-code128.png", "material.png"], repeatGap: 3)) { station in
+            let file = station.directory.path + "/events.txt", pidFile = station.directory.path + "/curl.pid"
+            let url = station.base + "/api/v1/events"
+            let reader = Task.detached { try Command.shell("echo $$ > '\(pidFile)'; exec curl -sN --max-time 60 '\(url)' > '\(file)'") }
+            defer { _ = try? Command.shell("kill -KILL $(cat '\(pidFile)') 2>/dev/null || true") }
+            let received = { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }
+            let receiptPath = "/api/v1/dock/receipts/" + DemoData.openOrder
+            func receipt() async throws -> [String: Any]? {
+                let (status, _, data) = try await station.get(receiptPath)
+                return status == 200 ? try Self.object(data) : nil
+            }
+            func quantity(line: Int) async throws -> Double? {
+                ((try await receipt()?["lines"] as? [[String: Any]])?.first { $0["line_no"] as? Int == line })?["received"] as? Double
+            }
+            // The camera: the PO label opens the order, the material label (line 1) counts once
+            // while it stays in view, however many frames show it.
+            try await eventually("the camera counted the material") { try await quantity(line: 1) == 1 }
+            let frames = station.agent.state.current.cameras["dock"]?.frames ?? 0
+            try await eventually("the camera kept streaming") { (station.agent.state.current.cameras["dock"]?.frames ?? 0) > frames + 10 }
+            #expect(try await quantity(line: 1) == 1)
+
+            let token = try await station.csrfToken()
+            // The wedge: every scan of the GTIN (line 2) counts.
+            var (status, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(DemoData.productGTIN)"}"#, token: token)
+            #expect(status == 200)
+            try PythonCheck.validate(json: data, openAPIComponent: "DockNotice", document: "models/kiosk-api.openapi.json")
+            #expect(try Self.object(data)["kind"] as? String == "counted" && Self.object(data)["line_no"] as? Int == 2)
+            (_, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(DemoData.productGTIN)"}"#, token: token)
+            #expect(try await quantity(line: 2) == 2)
+            // Not on the order: refused by name; the order stays open and the receipt unchanged.
+            (status, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "MAT-XX-0001"}"#, token: token)
+            let refused = try Self.object(data)
+            #expect(status == 200 && refused["kind"] as? String == "not-on-order" && (refused["message"] as? String)?.contains("MAT-XX-0001") == true)
+            // Another order's label: asked first, then opened on the operator's word.
+            (_, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(DemoData.partialOrder)"}"#, token: token)
+            #expect(try Self.object(data)["kind"] as? String == "switch")
+            let (_, _, lookup) = try await station.get("/api/v1/dock/lookup")
+            #expect(String(decoding: lookup, as: UTF8.self).contains(DemoData.openOrder), "the open order stays until the operator says")
+
+            // A typed line, then the page as a reload shows it.
+            (status, _, data) = try await station.post(receiptPath + "/lines/3", json: #"{"received": "10.5", "discrepancy": "short", "note": "one drum dented"}"#,
+                                                       token: token, method: "PUT")
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            try PythonCheck.validate(json: data, openAPIComponent: "Receipt", document: "models/kiosk-api.openapi.json")
+            let revision = try #require(try Self.object(data)["revision"] as? Int)
+            let page = String(decoding: try await station.get("/dock").2, as: UTF8.self)
+            #expect(page.contains(#"data-revision="\#(revision)""#) && page.contains(#"value="10.5""#) && page.contains(#"value="short" selected"#)
+                    && page.contains(#"value="one drum dented""#) && page.contains(#"id="received-2" name="received-2" type="text" inputmode="decimal" maxlength="20" placeholder="50" value="2""#))
+            // A stale screen's change is refused and changes nothing.
+            (status, _, data) = try await station.post(receiptPath + "/lines/3", json: #"{"received": "1", "revision": 1}"#, token: token, method: "PUT")
+            #expect(status == 409 && Self.errorCode(data) == "receipt-changed")
+            // Undo takes back the last count (the second GTIN scan).
+            (status, _, _) = try await station.post(receiptPath + "/undo", json: "{}", token: token)
+            #expect(status == 200)
+            #expect(try await quantity(line: 2) == 1)
+
+            // Every screen heard the receipt and the notices; each is the shape its schema documents.
+            try await eventually("receipt and notice events") { received().contains("event: receipt") && received().contains("event: notice") }
+            for frame in received().components(separatedBy: "\n\n") {
+                let lines = frame.split(separator: "\n")
+                guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7), name == "receipt" || name == "notice",
+                      let event = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6) else { continue }
+                try PythonCheck.validate(json: Data(event.utf8), openAPIComponent: name == "receipt" ? "ReceiptEventData" : "DockNotice",
+                                         document: "models/kiosk-api.openapi.json")
+            }
+
+            // Confirmed once, at the revision the screen saw; the second press is refused.
+            let current = try #require(try await receipt())
+            let currentRevision = try #require(current["revision"] as? Int)
+            let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "1"}, {"line_no": 2, "received": "1"}, {"line_no": 3, "received": "10.5", "discrepancy": "short", "note": "one drum dented"}], "receipt_revision": \#(currentRevision)}"#
+            (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            #expect(try await receipt() == nil)
+            (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
+            #expect(status == 409 && Self.errorCode(data) == "receipt-changed")
+            try await eventually("the GRN applied, once") {
+                station.standin.applied.filter { $0.path == APIPath.grnConfirm }.map(\.applications) == [1]
+            }
+            _ = try? Command.shell("kill -KILL $(cat '\(pidFile)') 2>/dev/null || true")
+            _ = try? await reader.value
+        }
+    }
+
+    /// RCV-8: a receipt in progress outlives the agent: after a stop, the database holds it as the
+    /// operator left it, and a new agent's dock page shows it.
+    @Test func aReceiptInProgressOutlivesTheAgent() async throws {
+        let station = try await Station(images: ["po-code128.png"])
+        let token = try await station.csrfToken()
+        var (status, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(DemoData.openOrder)"}"#, token: token)
+        #expect(status == 200)
+        (status, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(DemoData.materialCode)"}"#, token: token)
+        #expect(try Self.object(data)["kind"] as? String == "counted")
+        (status, _, _) = try await station.post("/api/v1/dock/receipts/\(DemoData.openOrder)/lines/2", json: #"{"received": "7"}"#, token: token, method: "PUT")
+        #expect(status == 200)
+        (status, _, data) = try await station.post("/api/v1/dock/photos", json: #"{"camera": "dock", "po_number": "\#(DemoData.openOrder)"}"#, token: token)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        try PythonCheck.validate(json: data, openAPIComponent: "Photo", document: "models/kiosk-api.openapi.json")
+        let photo = try #require(try Self.object(data)["id"] as? String)
+        #expect(photo.count == 64)
+        try await station.test.stopAgent()
+        let store = ReceiptStore(database: try EdgeDatabase(path: station.directory.path + "/edge.sqlite"))
+        let kept = try #require(try store.receipt(DemoData.openOrder))
+        #expect(kept.line(1)?.received == 1 && kept.line(2)?.received == 7 && kept.counts.first?.code == DemoData.materialCode)
+        #expect(kept.photos.map(\.sha256) == [photo])
+
+        // A new agent on the same state: its camera opens the order again and the page shows the receipt.
+        let again = try station.test.start().agent
+        try await eventually("the kiosk listens again") { again.state.current.uiAddress != nil }
+        let base = try #require(again.state.current.uiAddress)
+        try await eventually("the order is open again with its receipt") {
+            let (page, _) = try await URLSession.shared.data(from: URL(string: base + "/dock")!)
+            return String(decoding: page, as: UTF8.self).contains(#"placeholder="50" value="7""#)
+        }
+        let (page, _) = try await URLSession.shared.data(from: URL(string: base + "/dock")!)
+        #expect(String(decoding: page, as: UTF8.self).contains(#"src="/api/v1/dock/photos/\#(photo)""#))
+        let (jpeg, response) = try await URLSession.shared.data(from: URL(string: base + "/api/v1/dock/photos/" + photo)!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
+        await station.stop()
     }
 
     /// What the event stream sends in `seconds`, read by curl (a real HTTP client that streams).

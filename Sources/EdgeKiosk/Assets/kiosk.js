@@ -15,11 +15,11 @@
   function say(text) { const r = $('#announce'); r.textContent = ''; setTimeout(() => { r.textContent = text; }, 30); }
   function alarm(text) { const r = $('#alert'); r.textContent = ''; setTimeout(() => { r.textContent = text; }, 30); }
 
-  async function api(path, body) {
+  async function api(path, body, method) {
     let response;
     try {
       response = await fetch(path, {
-        method: 'POST', credentials: 'same-origin',
+        method: method || 'POST', credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token() },
         body: JSON.stringify(body || {})
       });
@@ -184,6 +184,8 @@
       say($('#camera-code-text').textContent);
     });
     source.addEventListener('lookup', (e) => { if (page === 'dock') cameraLookup(JSON.parse(e.data)); });
+    source.addEventListener('receipt', (e) => { if (page === 'dock') showReceipt(JSON.parse(e.data)); });
+    source.addEventListener('notice', (e) => { if (page === 'dock') showNotice(JSON.parse(e.data)); });
     source.addEventListener('enrollment', (e) => { if (page === 'clinic') showCard(JSON.parse(e.data)); });
     source.addEventListener('status', (e) => {
       const region = page === 'dock' ? $('#cameras') : page === 'status' ? $('#status') : null;
@@ -258,9 +260,16 @@
   }
 
   // ---- dock (UI-2) ----
-  async function lookUp(text) {
-    const result = await api('/api/v1/dock/scans', { text: text });
+  // What a typed or wedge scan answered: a count or a refusal comes as a `notice` (every screen
+  // shows it from the stream); only a lookup is put on screen here.
+  const noticeKinds = ['counted', 'excess', 'not-on-order', 'switch', 'failed'];
+  async function lookUp(text, open) {
+    const result = await api('/api/v1/dock/scans', open ? { text: text, open: true } : { text: text });
     if (!result.ok) { alarm(errorText(result)); return; }
+    if (noticeKinds.includes(result.json.kind)) {
+      if (result.json.receipt) showReceipt({ po_number: result.json.po_number, receipt: result.json.receipt });
+      return;
+    }
     await inOrder(async () => {
       // The live event for this very lookup may have put it on screen already.
       const region = $('#lookup');
@@ -297,6 +306,7 @@
     box.hidden = false;
     box.tabIndex = -1;
     box.focus();
+    tone(json.outcome === 'applied' || json.outcome === 'queued' ? 'done' : 'refused');
     (json.outcome === 'applied' || json.outcome === 'queued' ? say : alarm)(head.textContent + ' ' + json.message);
     if (json.outcome === 'queued') followOutcome(json);
   }
@@ -327,7 +337,153 @@
     }, 3000);
   }
 
+  // ---- receipts in progress (RCV-8, RCV-9): the station keeps them, the page shows them ----
+  // Every change to a line is sent as it is made (typed text after a short pause), and the
+  // answer, like the `receipt` event every screen gets, puts the station's receipt on screen.
+  const lineTimers = new Map();
+  function lineChanged(field) {
+    const form = field.form;
+    if (!form || form.id !== 'grn-form' || form.dataset.confirmed) return;
+    const row = field.closest('tr[data-line]');
+    if (!row) return;
+    const n = row.dataset.line;
+    clearTimeout(lineTimers.get(n));
+    lineTimers.set(n, setTimeout(() => saveLine(form, n), field.tagName === 'SELECT' ? 0 : 250));
+  }
+
+  // Saves go one after another, so the confirmation can wait for the last (flushLines).
+  let saving = Promise.resolve();
+  function saveLine(form, n) {
+    clearTimeout(lineTimers.get(n));
+    const body = { received: form.elements['received-' + n].value.trim() || null, discrepancy: form.elements['flag-' + n].value || null,
+      note: form.elements['note-' + n].value || null };
+    lineTimers.set(n, 'saving');
+    saving = saving.then(async () => {
+      const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/lines/' + n, body, 'PUT');
+      if (lineTimers.get(n) === 'saving') lineTimers.delete(n);
+      if (!result.ok) { alarm(errorText(result)); return; }
+      showReceipt({ po_number: form.dataset.po, receipt: result.json });
+    });
+    return saving;
+  }
+
+  // Everything typed is saved before the receipt is confirmed at the revision it then has.
+  async function flushLines(form) {
+    for (const [n, timer] of Array.from(lineTimers)) { if (timer !== 'saving') saveLine(form, n); }
+    await saving;
+  }
+
+  // `event`: {po_number, receipt, closed}. A field being edited keeps what is typed in it.
+  function showReceipt(event) {
+    const form = $('#grn-form');
+    if (!form || form.dataset.po !== event.po_number || form.dataset.confirmed) return;
+    if (event.closed) {
+      if (event.closed === 'discarded') inOrder(() => showLookup(false));
+      return;
+    }
+    const receipt = event.receipt;
+    if (Number(receipt.revision) < Number(form.dataset.revision || 0)) return;  // an older answer
+    form.dataset.revision = receipt.revision;
+    const byLine = new Map(receipt.lines.map((line) => [String(line.line_no), line]));
+    for (const row of form.querySelectorAll('tr[data-line]')) {
+      const line = byLine.get(row.dataset.line) || {};
+      const fields = [['received-', line.received === undefined || line.received === null ? '' : String(line.received)],
+        ['flag-', line.discrepancy || ''], ['note-', line.note || '']];
+      for (const [prefix, value] of fields) {
+        const field = form.elements[prefix + row.dataset.line];
+        if (field && field !== document.activeElement && !lineTimers.has(row.dataset.line)) field.value = value;
+      }
+    }
+    const last = receipt.counts[0];
+    $('#last-count').textContent = last ? 'Last count: line ' + last.line_no + ', +' + last.quantity + ' (' + last.code + ')' : '';
+    $('#undo-count').hidden = !last;
+    $('#discard-receipt').hidden = false;
+    // A photo taken or removed on another screen.
+    const photo = receipt.photos.length ? receipt.photos[receipt.photos.length - 1].sha256 : '';
+    if (photo !== (form.dataset.photo || '')) showPhoto(form, photo);
+    // The page was served with the newest count's id: a newer one is a count to show.
+    if (last && String(last.id) !== form.dataset.lastCount) {
+      flash(form.querySelector('tr[data-line="' + last.line_no + '"]'));
+      form.dataset.lastCount = String(last.id);
+    }
+  }
+
+  function flash(row) {
+    if (!row) return;
+    row.classList.remove('counted');
+    void row.offsetWidth;  // restart the animation on a second count of the same line
+    row.classList.add('counted');
+  }
+
+  // Tones an operator hears from a metre away (RCV-9): counted, refused, done. Web Audio, no
+  // files; the kiosk's Chromium runs with --autoplay-policy=no-user-gesture-required. A station
+  // without a sound device keeps the words and the flash. body[data-last-tone] tells the tests.
+  let audio = null;
+  const tones = { counted: [[880, 0.09]], refused: [[220, 0.16], [165, 0.24]], done: [[523, 0.1], [659, 0.1], [784, 0.2]] };
+  function tone(kind) {
+    document.body.dataset.lastTone = kind;
+    try {
+      audio = audio || new AudioContext();
+      if (audio.state === 'suspended') audio.resume();
+      let at = audio.currentTime;
+      for (const [hertz, seconds] of tones[kind] || []) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.type = kind === 'refused' ? 'square' : 'sine';
+        oscillator.frequency.value = hertz;
+        gain.gain.setValueAtTime(0.25, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + seconds);
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + seconds);
+        at += seconds + 0.03;
+      }
+    } catch (e) { /* no audio: the words and the flash remain */ }
+  }
+
+  // `notice`: {kind, po_number, label, line_no, message}: counted, excess, not-on-order, switch.
+  function showNotice(notice) {
+    const box = $('#dock-notice');
+    if (!box) return;
+    box.replaceChildren();
+    box.dataset.kind = notice.kind;
+    const text = document.createElement('span');
+    text.textContent = notice.message;
+    box.append(text);
+    if (notice.kind === 'switch') {
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.id = 'open-other-order';
+      open.dataset.label = notice.label;
+      open.textContent = 'Open ' + notice.label;
+      box.append(' ', open);
+    }
+    box.hidden = false;
+    tone(notice.kind === 'counted' ? 'counted' : 'refused');
+    (notice.kind === 'counted' ? say : alarm)(notice.message);
+  }
+
+  async function undoCount() {
+    const form = $('#grn-form');
+    if (!form) return;
+    const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/undo', {});
+    if (!result.ok) { alarm(errorText(result)); return; }
+    showReceipt({ po_number: form.dataset.po, receipt: result.json });
+    say('Last count undone.');
+  }
+
+  async function discardReceipt() {
+    const form = $('#grn-form');
+    if (!form) return;
+    if (!window.confirm('Discard the receipt for ' + form.dataset.po + '? Everything counted and entered for it is removed.')) return;
+    const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po), {}, 'DELETE');
+    if (!result.ok && result.status !== 404) { alarm(errorText(result)); return; }
+    await inOrder(() => showLookup(false));
+    say('Receipt discarded.');
+  }
+
   async function confirmReceipt(form) {
+    await flushLines(form);
     const lines = [];
     for (const row of form.querySelectorAll('tr[data-line]')) {
       const n = row.dataset.line;
@@ -342,7 +498,9 @@
     const button = $('#confirm-grn');
     button.disabled = true;
     say('Confirming…');
-    const result = await api('/api/v1/dock/grns', { po_number: form.dataset.po, lines: lines, photos: photos });
+    const revision = Number(form.dataset.revision || 0);
+    const result = await api('/api/v1/dock/grns', revision > 0 ? { po_number: form.dataset.po, lines: lines, photos: photos, receipt_revision: revision }
+      : { po_number: form.dataset.po, lines: lines, photos: photos });
     button.disabled = false;
     if (!result.ok) { alarm(errorText(result)); return; }
     // Confirmed once: a second press would be a second receipt. The next label opens a fresh form.
@@ -355,17 +513,32 @@
   async function takePhoto(button) {
     button.disabled = true;
     say('Taking a photo…');
-    const result = await api('/api/v1/dock/photos', { camera: button.dataset.camera || null });
+    // The photo belongs to the order's receipt (kept by the station); a retake replaces it.
+    const form = $('#grn-form');
+    const result = await api('/api/v1/dock/photos', { camera: button.dataset.camera || null, po_number: form.dataset.po,
+      replaces: form.dataset.photo || null });
     button.disabled = false;
     if (!result.ok) { alarm(errorText(result)); return; }
-    const form = $('#grn-form');
-    form.dataset.photo = result.json.id;
-    const img = $('#photo-preview');
-    img.src = '/api/v1/dock/photos/' + encodeURIComponent(result.json.id);
-    img.hidden = false;
-    $('#remove-photo').hidden = false;
-    button.textContent = 'Retake photo';
+    showPhoto(form, result.json.id);
     say('Photo taken (' + result.json.width + ' by ' + result.json.height + '). It is sent with the receipt.');
+  }
+
+  function showPhoto(form, id) {
+    form.dataset.photo = id || '';
+    const img = $('#photo-preview');
+    if (id) img.src = '/api/v1/dock/photos/' + encodeURIComponent(id); else img.removeAttribute('src');
+    img.hidden = !id;
+    $('#remove-photo').hidden = !id;
+    $('#take-photo').textContent = id ? 'Retake photo' : 'Take photo';
+  }
+
+  async function removePhoto() {
+    const form = $('#grn-form');
+    if (!form || !form.dataset.photo) return;
+    const result = await api('/api/v1/dock/receipts/' + encodeURIComponent(form.dataset.po) + '/photos/' + encodeURIComponent(form.dataset.photo), {}, 'DELETE');
+    if (!result.ok && result.status !== 404) { alarm(errorText(result)); return; }
+    showPhoto(form, '');
+    say('Photo removed.');
   }
 
   // ---- clinic (UI-3) ----
@@ -535,19 +708,17 @@
     if (!button) return;
     if (button.id === 'take-photo') takePhoto(button);
     else if (button.id === 'open-new-label') inOrder(() => showLookup(true));
+    else if (button.id === 'open-other-order') { $('#dock-notice').hidden = true; lookUp(button.dataset.label, true); }
+    else if (button.id === 'undo-count') undoCount();
+    else if (button.id === 'discard-receipt') discardReceipt();
     else if (button.id === 'validate-scanned') enroll($('#enroll-form'), 'camera');
-    else if (button.id === 'remove-photo') {
-      const form = $('#grn-form');
-      delete form.dataset.photo;
-      $('#photo-preview').hidden = true;
-      button.hidden = true;
-      $('#take-photo').textContent = 'Take photo';
-      say('Photo removed.');
-    } else if (button.dataset.action) enrollmentAction(button);
+    else if (button.id === 'remove-photo') removePhoto();
+    else if (button.dataset.action) enrollmentAction(button);
   });
   let checkTimer = null;
   document.addEventListener('input', (e) => {
     if (e.target.id === 'code-input') { clearTimeout(checkTimer); checkTimer = setTimeout(() => checkCode(e.target), 120); }
+    else if (e.target.closest && e.target.closest('#grn-form')) lineChanged(e.target);
   });
 
   decorate();
