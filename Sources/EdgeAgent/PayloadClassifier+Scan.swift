@@ -3,7 +3,8 @@ import EdgeScanning
 
 extension PayloadClassifier {
     /// Classifies a decoded code (SCN-6). QR payloads that were not valid UTF-8 are classified
-    /// from their raw bytes, so a hostile byte string cannot pose as clean text.
+    /// from their raw bytes, so a hostile byte string cannot pose as clean text. A symbol the
+    /// scanner marked GS1 is read as GS1 element data (SCN-13).
     public func classify(_ result: ScanResult) -> Classification {
         // A fragment of a structured-append message must not pass for a whole payload (a PO
         // number or linking code cut short would still look like one).
@@ -13,9 +14,9 @@ extension PayloadClassifier {
         }
         let symbology = Symbology(result.format)
         if result.format == .qr && result.encoding != "utf-8" {
-            return classify(bytes: result.bytes, symbology: symbology)
+            return classify(bytes: result.bytes, symbology: symbology, gs1: result.gs1)
         }
-        return classify(text: result.text, symbology: symbology)
+        return classify(text: result.text, symbology: symbology, gs1: result.gs1)
     }
 }
 

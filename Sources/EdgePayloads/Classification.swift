@@ -10,12 +10,16 @@ public struct Classification: Sendable, Equatable, Hashable {
     public let valid: Bool
     public let reason: String?
     public let details: [String: String]
+    /// The GS1 element string a valid GS1-128 or GS1 QR payload carries (SCN-13), whatever its
+    /// class (`product` with a GTIN, else `gs1`); nil for every other payload.
+    public let gs1: GS1ElementString?
 
-    public init(className: String, valid: Bool, reason: String?, details: [String: String] = [:]) {
+    public init(className: String, valid: Bool, reason: String?, details: [String: String] = [:], gs1: GS1ElementString? = nil) {
         self.className = className
         self.valid = valid
         self.reason = reason
         self.details = details
+        self.gs1 = gs1
     }
 
     static func valid(_ cls: BuiltInPayloadClass, _ details: [String: String] = [:]) -> Classification {

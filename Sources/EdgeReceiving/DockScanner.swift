@@ -61,7 +61,9 @@ public struct DockScanner: Sendable {
             case BuiltInPayloadClass.vendor.rawValue:
                 break
             default:
-                return count(text, quantity: quantity, source: source, order: order, seenAt: seenAt)
+                // A GS1 label counts as its GTIN, by the quantity it carries (SCN-13).
+                let item = dock.countedItem(text, className: className)
+                return count(item.code, quantity: item.quantity ?? quantity, source: source, order: order, seenAt: seenAt)
             }
         }
         let lookup = await KioskLookup.lookUp(text, className: className, camera: source, seenAt: seenAt, dock: dock)

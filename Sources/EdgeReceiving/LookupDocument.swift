@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgePayloads
 
 /// `edge lookup vendor|material|product --json` (models/lookup.schema.json): one card.
 public struct LookupDocument: Sendable, Encodable {
@@ -9,6 +10,10 @@ public struct LookupDocument: Sendable, Encodable {
     /// product: the GTIN (check digit verified) and whether the backend has data for it.
     public var gtin: String?
     public var gtinKind: String?
+    /// product from a GS1-128 or GS1 QR label: its data in GS1's human-readable form (SCN-13).
+    public var gs1Text: String?
+    /// The GS1 data itself (not encoded: `text` words it, `gs1Text` carries it).
+    public var gs1: GS1ElementString?
     public var found: Bool
     public var product: ProductInfo?
     public var message: String
@@ -16,6 +21,7 @@ public struct LookupDocument: Sendable, Encodable {
     enum CodingKeys: String, CodingKey {
         case kind, vendor, material, gtin
         case gtinKind = "gtin_kind"
+        case gs1Text = "gs1_text"
         case found, product, message
     }
 
@@ -37,6 +43,8 @@ public struct LookupDocument: Sendable, Encodable {
         kind = "product"
         gtin = lookup.gtin
         gtinKind = lookup.kind
+        gs1 = lookup.gs1
+        gs1Text = lookup.gs1?.humanReadable
         found = lookup.product != nil
         product = lookup.product
         message = lookup.message
@@ -54,7 +62,20 @@ public struct LookupDocument: Sendable, Encodable {
             out += material.recentOrders.map(Self.line)
         }
         if let gtin { out.append("GTIN \(gtin) (\(gtinKind ?? "gtin")), check digit verified") }
+        if let gs1 { out.append(Self.gs1Line(gs1)) }
         return out
+    }
+
+    /// "GS1 (01)...(17)...(10)...: lot ABC123, expiry 2020-12-25": the label's data and what the
+    /// dock records from it.
+    static func gs1Line(_ gs1: GS1ElementString) -> String {
+        var parts: [String] = []
+        if let lot = gs1.lot { parts.append("lot \(lot)") }
+        if let expiry = gs1.expiry { parts.append("expiry \(expiry.iso)") }
+        if let bestBefore = gs1.bestBefore { parts.append("best before \(bestBefore.iso)") }
+        if let serial = gs1.serial { parts.append("serial \(serial)") }
+        if let count = gs1.count { parts.append("count \(count)") }
+        return "GS1 \(gs1.humanReadable)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     static func line(_ order: RecentOrder) -> String {

@@ -234,22 +234,47 @@ public struct ReceivingDock: Sendable {
         return material
     }
 
-    /// Verifies the check digit first (a misread never reaches the backend), then asks.
+    /// A product label's classification: up to 13 digits are an EAN-13 (UPC-A typed without
+    /// its leading 0 included), anything else GS1 data in any form (`product`).
+    func productLabel(_ text: String) -> (result: Classification, ean: Bool) {
+        let digits = Self.trimmed(text).utf8
+        let ean = digits.count <= 13 && digits.allSatisfy { (48...57).contains($0) }
+        return (ean ? classifier.classify(text: text, symbology: .ean13) : classifier.classifyGS1(text: text), ean)
+    }
+
+    /// What a scanned product label counts as on an order (RCV-9, SCN-13): a valid GS1 label
+    /// counts as its GTIN, and as many items as its (30) VAR. COUNT or (37) COUNT says (nil: one
+    /// scan, one item); any other label, and invalid GS1 data (refused then as not on the
+    /// order, by what was read), as itself.
+    public func countedItem(_ text: String, className: String) -> (code: String, quantity: Double?) {
+        guard className == BuiltInPayloadClass.product.rawValue else { return (text, nil) }
+        let (result, ean) = productLabel(text)
+        guard !ean, result.valid, let gs1 = result.gs1, let gtin = gs1.gtin ?? gs1.contentGTIN else { return (text, nil) }
+        return (gtin, gs1.count.map(Double.init))
+    }
+
+    /// Verifies the check digit first (a misread never reaches the backend), then asks. `text`
+    /// is an EAN-13 (up to 13 digits), or GS1 data naming a GTIN (SCN-13): a camera's GS1-128
+    /// or GS1 QR read as its scan event keeps it (element data with GS separators; the GS1
+    /// mark went into the event's class), or typed with `]C1` or as `(01)...`.
     public func product(_ text: String) async throws(ReceivingError) -> ProductLookup {
-        let result = classifier.classify(text: text, symbology: .ean13)
-        guard result.valid, let gtin = result.details["gtin"] else {
-            let reason = result.reason ?? "not an EAN-13"
-            throw ReceivingError(reason.contains("check digit") ? .badCheckDigit : .invalidInput,
-                                 "\(ReceivingClient.printable(String(text.prefix(40)))) is not a valid EAN-13: \(reason).")
+        let (result, ean) = productLabel(text)
+        guard result.valid, result.className == BuiltInPayloadClass.product.rawValue, let gtin = result.details["gtin"] else {
+            let reason = result.reason ?? (ean ? "not an EAN-13" : "it names no product (no GTIN, AI 01 or 02)")
+            let shown = result.gs1?.humanReadable ?? ReceivingClient.printable(String(text.prefix(40)))
+            // A wrong check digit of the GTIN itself (not of another AI's value) is the misread code.
+            let gtinCheck = reason.contains("check digit") && (ean || ["01", "02"].contains(result.details["ai"] ?? ""))
+            throw ReceivingError(gtinCheck ? .badCheckDigit : .invalidInput,
+                                 "\(shown) is not \(ean ? "a valid EAN-13" : "a valid GS1 product label"): \(reason).")
         }
         let kind = result.details["kind"] ?? "gtin"
         do throws(ReceivingError) {
             guard case .product(let product) = try await requireClient().barcode(gtin) else {
                 throw ReceivingError(.invalidAnswer, "The backend answered GTIN \(gtin) with something other than a product.")
             }
-            return ProductLookup(gtin: gtin, kind: kind, product: product)
+            return ProductLookup(gtin: gtin, kind: kind, product: product, gs1: result.gs1)
         } catch where error.code == .notFound {
-            return ProductLookup(gtin: gtin, kind: kind, product: nil)
+            return ProductLookup(gtin: gtin, kind: kind, product: nil, gs1: result.gs1)
         }
     }
 

@@ -275,7 +275,7 @@ public final class BarcodeReader {
             let near = Int(QRRectifier.quiet * QRRectifier.scale), far = image.width - near
             let points = [(near, near), (near, far), (far, far), (far, near)].map { map($0.0, $0.1) }
             return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
-                              orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend)
+                              orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend, gs1: content.gs1)
         }
         return nil
     }
@@ -357,7 +357,7 @@ public final class BarcodeReader {
                 guard corners.allSatisfy({ abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
                 let points = corners.map { ScanPoint(x: Int($0.x.rounded()), y: Int($0.y.rounded())) }
                 return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
-                                  orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend)
+                                  orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend, gs1: content.gs1)
             }
         }
         return nil
@@ -468,7 +468,7 @@ public final class BarcodeReader {
         return ScanResult(format: format, text: text, bytes: bytes, encoding: encoding, points: points,
                           orientation: Self.orientation(symbol.orientation, pass: pass), quality: symbol.quality,
                           pass: pass, addOn: symbol.addOn.map { String(decoding: $0, as: UTF8.self) },
-                          partialSequence: symbol.partialSequence)
+                          partialSequence: symbol.partialSequence, gs1: symbol.gs1 && (format == .code128 || format == .qr))
     }
 
     /// zbar's orientation is relative to the pass image; a rotation pass turned the image, so the

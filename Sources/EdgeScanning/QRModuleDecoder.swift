@@ -16,6 +16,8 @@ struct QRModuleDecoder {
         var encoding: String
         /// One symbol of a structured-append sequence (its share of the message only).
         var structuredAppend: Bool
+        /// FNC1 mode (GS1): the text is GS1 element data with GS separators.
+        var gs1 = false
     }
 
     let dimension: Int

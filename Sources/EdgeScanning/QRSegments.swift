@@ -41,6 +41,8 @@ enum QRSegments {
         var runs: [Run] = []
         var eci: (iconv: String, name: String)?
         var fnc1 = false
+        // Only FNC1 in first position marks GS1 data; in second position it is AIM's (industry) mode.
+        var gs1 = false
         var structuredAppend = false
         func append(_ bytes: [UInt8], _ charset: (iconv: String, name: String)?) {
             if let last = runs.last, last.charset?.iconv == charset?.iconv {
@@ -128,6 +130,7 @@ enum QRSegments {
                 structuredAppend = true
             case 5:  // FNC1 in first position (GS1)
                 fnc1 = true
+                gs1 = true
             case 9:  // FNC1 in second position, with its application indicator
                 guard reader.read(8) != nil else { return nil }
                 fnc1 = true
@@ -135,7 +138,7 @@ enum QRSegments {
                 return nil
             }
         }
-        return content(runs, structuredAppend: structuredAppend)
+        return content(runs, structuredAppend: structuredAppend, gs1: gs1)
     }
 
     private static func gs1Percent(_ text: [UInt8]) -> [UInt8] {
@@ -157,11 +160,11 @@ enum QRSegments {
         return out
     }
 
-    private static func content(_ runs: [Run], structuredAppend: Bool) -> QRModuleDecoder.Content? {
+    private static func content(_ runs: [Run], structuredAppend: Bool, gs1: Bool) -> QRModuleDecoder.Content? {
         let bytes = runs.flatMap(\.bytes)
         if runs.allSatisfy({ $0.charset == nil }) {
             let decoded = QRTextDecoder.decode(bytes)
-            return .init(bytes: bytes, text: decoded.text, encoding: decoded.encoding, structuredAppend: structuredAppend)
+            return .init(bytes: bytes, text: decoded.text, encoding: decoded.encoding, structuredAppend: structuredAppend, gs1: gs1)
         }
         var text = ""
         var names: [String] = []
@@ -179,7 +182,7 @@ enum QRSegments {
         // ASCII runs read the same in every set: only the others decide between one name and "mixed".
         let distinct = Set(zip(runs, names).filter { !$0.0.bytes.allSatisfy { $0 < 0x80 } }.map(\.1))
         let encoding = distinct.count > 1 ? "mixed" : distinct.first ?? names.first ?? "ascii"
-        return .init(bytes: bytes, text: text, encoding: encoding, structuredAppend: structuredAppend)
+        return .init(bytes: bytes, text: text, encoding: encoding, structuredAppend: structuredAppend, gs1: gs1)
     }
 }
 

@@ -31,12 +31,16 @@ public struct ScanResult: Sendable, Equatable {
     /// A QR code that is one symbol of a structured-append sequence whose other symbols were not
     /// in the image: `text` is this symbol's share of the message, not the whole message.
     public let partialSequence: Bool
+    /// The symbol is marked GS1 (symbology identifier ]C1 for GS1-128, ]Q3 for GS1 QR): FNC1 in
+    /// first position, so `text` is GS1 element data with GS (0x1D) as the separator (SCN-13).
+    public let gs1: Bool
 
     /// True when `bytes` are not exactly the UTF-8 of `text` (so consumers should keep the bytes).
     public var bytesDifferFromText: Bool { Array(text.utf8) != bytes }
 
     public init(format: BarcodeFormat, text: String, bytes: [UInt8], encoding: String, points: [ScanPoint],
-                orientation: SymbolOrientation, quality: Int, pass: ScanPass, addOn: String?, partialSequence: Bool = false) {
+                orientation: SymbolOrientation, quality: Int, pass: ScanPass, addOn: String?, partialSequence: Bool = false,
+                gs1: Bool = false) {
         self.format = format
         self.text = text
         self.bytes = bytes
@@ -47,5 +51,6 @@ public struct ScanResult: Sendable, Equatable {
         self.pass = pass
         self.addOn = addOn
         self.partialSequence = partialSequence
+        self.gs1 = gs1
     }
 }

@@ -11,6 +11,9 @@ struct ZbarSymbol {
     var addOn: [UInt8]?
     /// One symbol of a structured-append sequence whose other symbols were not in the image.
     var partialSequence: Bool = false
+    /// zbar's GS1 modifier: FNC1 in first position (GS1-128, GS1 QR). zbar drops that FNC1
+    /// and hands later ones (separators) over as GS (0x1D).
+    var gs1: Bool = false
 }
 
 /// The one seam over zbar's image scanner (`zbar_image_scanner_*`, `zbar_image_*`, `zbar_symbol_*`).
@@ -193,7 +196,7 @@ final class ZbarScanner {
             let first = run[0]
             let points = run.count == 1 ? first.points : boundingBox(run.flatMap(\.points))
             return ZbarSymbol(type: ZBAR_QRCODE, data: Array(piece), points: points, orientation: first.orientation,
-                              quality: run.map(\.quality).min() ?? first.quality, addOn: nil, partialSequence: true)
+                              quality: run.map(\.quality).min() ?? first.quality, addOn: nil, partialSequence: true, gs1: first.gs1)
         }
     }
 
@@ -224,8 +227,9 @@ final class ZbarScanner {
         for i in 0..<count {
             points.append((Int(zbar_symbol_get_loc_x(s, i)), Int(zbar_symbol_get_loc_y(s, i))))
         }
+        let gs1 = zbar_symbol_get_modifiers(s) & (1 << ZBAR_MOD_GS1.rawValue) != 0
         return ZbarSymbol(type: type, data: data, points: points, orientation: zbar_symbol_get_orientation(s),
-                          quality: Int(zbar_symbol_get_quality(s)), addOn: addOn)
+                          quality: Int(zbar_symbol_get_quality(s)), addOn: addOn, gs1: gs1)
     }
 
     private static func bytes(of s: OpaquePointer) -> [UInt8] {

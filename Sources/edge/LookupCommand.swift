@@ -13,19 +13,22 @@ struct LookupCommand: BridgedAsyncCommand {
             switch self {
             case .vendor: [.qr]
             case .material: [.code128, .code39]
-            case .product: [.ean13]
+            // GS1-128 and GS1 QR labels name their product by GTIN (SCN-13); only GS1-marked
+            // Code 128 and QR reads count (`isCode`).
+            case .product: [.ean13, .code128, .qr]
             }
         }
     }
 
     static let configuration = CommandConfiguration(
         commandName: "lookup",
-        abstract: "Show a vendor card (QR), a material (MAT-...) or a product (EAN-13) from the backend.",
+        abstract: "Show a vendor card (QR), a material (MAT-...) or a product (EAN-13, GS1-128 or GS1 QR) from the backend.",
         discussion: """
-        VALUE is the code's text (a vendor card's whole JSON, a MAT- code, 13 digits), or --image
-        reads it from a photo of the label. A vendor card of another tenant than the station's
-        (receiving.tenant_id in edge.json) is refused before anything is sent; an EAN-13 with a
-        wrong check digit too.
+        VALUE is the code's text (a vendor card's whole JSON, a MAT- code, 13 digits or GS1 data
+        such as (01)09506000134352(17)201225(10)ABC123), or --image reads it from a photo of the
+        label. A vendor card of another tenant than the station's (receiving.tenant_id in
+        edge.json) is refused before anything is sent; an EAN-13 with a wrong check digit, and
+        GS1 data that is invalid or names no GTIN, too.
 
         With --json, one object valid against models/lookup.schema.json.
 
@@ -80,12 +83,17 @@ struct LookupCommand: BridgedAsyncCommand {
         if !document.found { throw ExitCode(3) }
     }
 
+    /// A read that is a code of this kind: for products an EAN-13 or a GS1-marked symbol.
+    private func isCode(_ result: ScanResult) -> Bool {
+        kind.formats.contains(result.format) && (kind != .product || result.format == .ean13 || result.gs1)
+    }
+
     /// The first code of this kind in the image; none is exit status 4.
     private func readCode(_ path: String) throws -> String {
         do {
             let picture = try ImageLoader.load(path: path)
             let results = try BarcodeReader(options: ReaderOptions(formats: kind.formats)).read(picture)
-            guard let first = results.first(where: { kind.formats.contains($0.format) }) else {
+            guard let first = results.first(where: isCode) else {
                 Output.stderr("edge: no \(kind.rawValue) code found in \(Output.printable(path))")
                 throw ExitCode(4)
             }

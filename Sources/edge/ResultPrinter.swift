@@ -11,6 +11,7 @@ struct ResultPrinter {
             var line = "\(Output.printable(record.file)): \(record.symbology) \"\(Output.printable(record.text))\" \(record.payloadClass)"
             if let addOn = record.addOn { line += " (add-on \(addOn))" }
             if record.partialSequence == true { line += " (part of a structured-append sequence)" }
+            if let gs1 = record.gs1Text { line += " \(Output.printable(gs1))" }
             if !record.valid, let reason = record.reason { line += " INVALID: \(Output.printable(reason))" }
             Output.stdout(line)
         }

@@ -22,13 +22,19 @@ struct ScanRecord: Encodable {
     let valid: Bool
     let reason: String?
     let details: [String: String]
+    /// SCN-13: a valid GS1 element string's elements in the symbol's order, and its
+    /// human-readable form `(01)...(17)...`; absent for other codes and for invalid GS1 data
+    /// (whose reason says what is wrong).
+    let gs1: [GS1Entry]?
+    let gs1Text: String?
     /// Camera scans only (absent for images): the driver's frame number, and milliseconds from
     /// the frame being dequeued to this record being written (SCN-8).
     var frame: Int? = nil
     var latencyMs: Double? = nil
 
     enum CodingKeys: String, CodingKey {
-        case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details
+        case file, symbology, text, encoding, points, orientation, quality, pass, valid, reason, details, gs1
+        case gs1Text = "gs1_text"
         case bytesBase64 = "bytes_base64"
         case rawText = "raw_text"
         case addOn = "add_on"
@@ -59,5 +65,27 @@ struct ScanRecord: Encodable {
         valid = classification.valid
         reason = classification.reason
         details = classification.details
+        gs1 = classification.gs1.map { $0.elements.map(GS1Entry.init) }
+        gs1Text = classification.gs1?.humanReadable
+    }
+
+    /// One AI of `gs1`: `{"ai":"17","name":"USE BY or EXPIRY","value":"201225","date":"2020-12-25"}`.
+    struct GS1Entry: Encodable {
+        let ai: String
+        /// GS1's data title.
+        let name: String
+        let value: String
+        /// Date AIs: the ISO date (day 00 read as the month's last day).
+        let date: String?
+        /// AIs with an implied decimal point (31nn-36nn, 39nn): the value with the point placed.
+        let decimal: String?
+
+        init(_ element: GS1Element) {
+            ai = element.ai
+            name = element.title
+            value = element.value
+            date = element.date?.iso
+            decimal = element.decimal
+        }
     }
 }

@@ -14,6 +14,6 @@ final class SymbologyTests: XCTestCase {
 
     func testBuiltInClassNames() {
         XCTAssertEqual(BuiltInPayloadClass.allCases.map(\.rawValue),
-                       ["linking-code", "purchase-order", "vendor", "material", "product", "unknown"])
+                       ["linking-code", "purchase-order", "vendor", "material", "product", "gs1", "unknown"])
     }
 }

@@ -21,7 +21,7 @@ import Foundation
 /// or an allocation beyond its limits. `run` is called once per input; state that is expensive
 /// to build (a reader, a vault, a signing key) is built once in `prepare`.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, pnm, scan, qrModules = "qr-modules", payload, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
+    case png, jpeg, pnm, scan, qrModules = "qr-modules", payload, gs1, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
 
     /// Limits for the image targets: small enough that one input costs well under a
     /// millisecond, large enough for the seeds (50x50). Bigger claims must be refused before
@@ -36,6 +36,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .scan: return "whole scan pipeline: load, every pass, zbar, classify each read"
         case .qrModules: return "edge's QR decoder: segments of corrected data, and grids (first byte picks the version)"
         case .payload: return "payload classifier (first byte picks the symbology)"
+        case .gs1: return "GS1 element strings: element data, symbology identifiers, the human-readable form, and the classifier's GS1 path"
         case .json: return "the payload JSON parser"
         case .tzif: return "TZif zone files and the rules built from them"
         case .posixTZ: return "POSIX TZ rules (the TZif footer)"
@@ -70,6 +71,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             guard let first = data.first else { return }
             let symbology = Symbology.allCases[Int(first) % Symbology.allCases.count]
             _ = FuzzState.classifier.classify(bytes: Array(data.dropFirst()), symbology: symbology)
+        case .gs1: Self.gs1(data)
         case .json: _ = try? JSONParser.parse(data)
         case .tzif: Self.tzif(data)
         case .posixTZ: Self.posixTZ(String(decoding: data, as: UTF8.self))
@@ -103,7 +105,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             // The two enums match by raw value (Symbology's contract); a format without its
             // symbology is a bug the fuzzer should report.
             guard let symbology = Symbology(rawValue: result.format.rawValue) else { preconditionFailure("no symbology for \(result.format)") }
-            _ = FuzzState.classifier.classify(bytes: result.bytes, symbology: symbology)
+            _ = FuzzState.classifier.classify(bytes: result.bytes, symbology: symbology, gs1: result.gs1)
         }
     }
 
@@ -118,6 +120,22 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         let n = 17 + 4 * version
         let modules = (0..<(n * n)).map { i in rest[(i / 8) % rest.count] >> (7 - i % 8) & 1 == 1 }
         _ = QRModuleDecoder(dimension: n, modules: modules)?.decode()
+    }
+
+    /// The input as a GS1-marked symbol's element data, as text in any GS1 form, and through
+    /// the classifier both marked and as plain Code 128 text; a parsed string must stay within
+    /// its bounds and print back to a form that parses to the same elements.
+    static func gs1(_ data: [UInt8]) {
+        _ = FuzzState.classifier.classify(bytes: data, symbology: .code128, gs1: true)
+        _ = FuzzState.classifier.classify(bytes: data, symbology: .code128)
+        _ = try? GS1ElementString.parse(elementData: data, referenceYear: 2026)
+        guard let string = try? GS1ElementString.parse(String(decoding: data, as: UTF8.self), referenceYear: 2026) else { return }
+        precondition(!string.elements.isEmpty && string.elements.count <= GS1ElementString.maxElements, "element count out of bounds")
+        // The human-readable form is ambiguous only for values holding "(NN)"; those are skipped.
+        if !string.elements.contains(where: { $0.value.contains("(") }) {
+            let again = try? GS1ElementString.parse(humanReadable: string.humanReadable, referenceYear: 2026)
+            precondition(again == string, "\(string.humanReadable) does not parse back to the same elements")
+        }
     }
 
     /// Parses a zone file and asks the rules what a station asks: the offset now and across
