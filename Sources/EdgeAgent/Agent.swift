@@ -103,12 +103,8 @@ public final class Agent: Sendable {
         startedDocument = configuration.document
         configurationSections = configuration.sections
         try paths.createStateDirectory()
-        let database: EdgeDatabase
-        do {
-            database = try EdgeDatabase(path: paths.database, migrations: dependencies.migrations)
-        } catch {
-            throw AgentPartError(.storeFailed, error.message)
-        }
+        // A damaged file is moved aside and a fresh one started (issue #30 item 3).
+        let database = try StationDatabase.open(paths, migrations: dependencies.migrations, now: dependencies.now(), logger: logger)
         outbox = Outbox(database: database, limits: configuration.sync?.limits ?? .standard)
         events = ScanEventLog(database: database)
 

@@ -94,6 +94,18 @@ public struct StationStatus: Encodable, Sendable {
         public var error: String?
     }
 
+    /// A database found damaged at start and moved aside (issue #30 item 3), listed while the
+    /// file is kept beside the database.
+    public struct DamagedDatabaseFile: Encodable, Sendable {
+        public var path: String
+        public var movedAt: Double
+        public var reason: String
+        /// What `edge sync salvage` re-queued from it; nil until it has run.
+        public var salvaged: DamagedDatabase.Salvage?
+        /// The command that re-queues its entries.
+        public var salvageCommand: String
+    }
+
     public struct ScanEvents: Encodable, Sendable {
         public var total: Int
         public var recent: [ScanEvent]
@@ -113,6 +125,8 @@ public struct StationStatus: Encodable, Sendable {
     public var scanEvents: ScanEvents?
     /// One line per thing that keeps the station from doing all it is configured to.
     public var missing: [String]
+    /// Damaged databases moved aside and still kept, oldest first.
+    public var damagedDatabases: [DamagedDatabaseFile]
 
     /// The running station's own view of itself (the kiosk's status page, issue #27): its live
     /// state and its open database, instead of the status file and a second connection with its
@@ -175,6 +189,14 @@ public struct StationStatus: Encodable, Sendable {
         } else {
             missing.append("database: none yet at \(paths.database) (`edge run` creates it)")
         }
+        let damaged = DamagedDatabase.list(beside: paths.database).map { file in
+            DamagedDatabaseFile(path: file.path, movedAt: file.movedAt, reason: file.reason, salvaged: file.salvage,
+                                salvageCommand: "edge sync salvage " + StationStatus.shellQuoted(file.path))
+        }
+        // Until it is salvaged the kept file holds queued work the backend has not seen.
+        for file in damaged where file.salvaged == nil {
+            missing.append("database: a damaged database was moved aside to \(file.path) and a fresh one started (\(file.reason)); re-queue its entries with `\(file.salvageCommand)`")
+        }
         if configuration.sync == nil { missing.append("sync: not configured (no sync section): nothing is sent to a backend") }
         if let error = snapshot?.lastPullError { missing.append("pull: \(error)") }
 
@@ -186,7 +208,16 @@ public struct StationStatus: Encodable, Sendable {
                                           updatedAt: file?.updatedAt, restartPending: snapshot?.restartPending ?? [],
                                           lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress,
                                           ui: snapshot?.uiAddress, edge: alive ? file?.edge : nil),
-                             parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing)
+                             parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing,
+                             damagedDatabases: damaged)
+    }
+
+    /// `path` as one shell word (single quotes unless it is plain).
+    static func shellQuoted(_ path: String) -> String {
+        let plain = !path.isEmpty && path.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "/._-+:@".utf8.contains(byte)
+        }
+        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// The JSON document, snake_case keys, sorted.

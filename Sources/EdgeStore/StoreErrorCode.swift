@@ -1,6 +1,6 @@
 /// What went wrong in EdgeStore, for callers that branch on it (`edge sync status`, the sender).
 public enum StoreErrorCode: String, Sendable, Hashable {
-    /// The database file failed `PRAGMA integrity_check`, is not a SQLite database, or is empty.
+    /// The database file failed `PRAGMA quick_check`, is not a SQLite database, or is empty.
     case corrupt
     /// The database file could not be opened or created (permissions, missing directory, disk).
     case openFailed

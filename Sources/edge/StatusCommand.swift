@@ -1,6 +1,7 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeCore
+import EdgeStore
 import FoundationEssentials
 
 /// `edge status [--json]`: the station at a glance (AGT-7), models/station-status.schema.json.
@@ -72,6 +73,11 @@ struct StatusCommand: ParsableCommand {
         Output.stdout("vault: \(Output.printable(status.vault.directory))" + (status.vault.backend.map { ", \($0)" } ?? "")
                       + (status.vault.reason.map { " (\(Output.printable($0)))" } ?? ""))
         if let events = status.scanEvents { Output.stdout("scan events: \(events.total)") }
+        for file in status.damagedDatabases {
+            Output.stdout("damaged database kept: \(Output.printable(file.path))"
+                          + (file.salvaged.map { ", salvaged: \($0.requeued) re-queued, \($0.deadLetters) dead letters, \($0.alreadyPresent) already queued, \($0.unreadable) unreadable" }
+                             ?? ", not salvaged (`\(Output.printable(file.salvageCommand))`)"))
+        }
         for line in status.missing { Output.stdout("missing: \(Output.printable(line))") }
     }
 }

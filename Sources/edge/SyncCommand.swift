@@ -11,6 +11,7 @@ struct SyncCommand: ParsableCommand {
         needs sync.base_url in the configuration and the station token in the vault
         (secret sync.token unless sync.token_secret says otherwise).
         """,
-        subcommands: [SyncStatusCommand.self, SyncRunCommand.self, SyncRequeueCommand.self, SyncEnqueueCommand.self, SyncReleaseCommand.self]
+        subcommands: [SyncStatusCommand.self, SyncRunCommand.self, SyncRequeueCommand.self, SyncEnqueueCommand.self, SyncReleaseCommand.self,
+                      SyncSalvageCommand.self]
     )
 }
