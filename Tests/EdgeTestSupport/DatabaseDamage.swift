@@ -22,6 +22,20 @@ public enum DatabaseDamage {
         return kept
     }
 
+    /// Cuts the last `pages` pages off the file (a write cut short at its end), whatever the
+    /// schema's size before the data: a fraction of the file would cut nothing but data pages on
+    /// a station whose schema grew.
+    @discardableResult
+    public static func truncate(_ path: String, droppingPages pages: Int) throws -> Int {
+        let size = try fileSize(path)
+        let page = try pageSize(path)
+        let kept = max(page, (size / page - pages) * page)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(kept))
+        try handle.close()
+        return kept
+    }
+
     /// Inverts the page-type byte of the b-tree page holding `marker` (bits flipped by a failing
     /// disk or memory): `quick_check` finds it, and the rows on that page, and only those, are
     /// unreadable. Returns the page number (1-based, as SQLite counts).
