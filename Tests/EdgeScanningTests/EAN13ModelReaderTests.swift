@@ -59,7 +59,9 @@ final class EAN13ModelReaderTests: XCTestCase {
             let symbols = try read(image, .model)
             XCTAssertEqual(texts(symbols), [gtin], "\(pixelsPerModule) px a module")
             XCTAssertGreaterThanOrEqual(symbols.first?.quality ?? 0, 20, "most rows agree")
-            let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13])).read(image)
+            // No time budget: on a loaded machine the plan's last pass may start after the default
+            // second, and what is tested here is which pass reads it, not how fast.
+            let results = try BarcodeReader(options: ReaderOptions(formats: [.ean13], timeBudget: .seconds(600))).read(image)
             XCTAssertEqual(results.map(\.text), [gtin])
             XCTAssertEqual(results.first?.pass, ScanPass(decoder: .eanModel))
             // The corners lie on the code's ends, not on the image's.
