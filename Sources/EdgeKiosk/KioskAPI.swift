@@ -86,7 +86,9 @@ struct KioskAPI: Sendable {
             throw KioskError(.badRequest, "Scan or type a label (at most 4096 bytes).", status: .unprocessableContent)
         }
         let className = KioskLookup.typedClass(text, classifier: dock.classifier)
-        let lookup = await KioskLookup.lookUp(text, className: className, camera: KioskLookup.keyboard, seenAt: dock.now, dock: dock)
+        let lookup = await kiosk.backend.run {
+            await KioskLookup.lookUp(text, className: className, camera: KioskLookup.keyboard, seenAt: dock.now, dock: dock)
+        }
         kiosk.feed?.publish(lookup)
         return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
     }
@@ -263,13 +265,16 @@ struct KioskAPI: Sendable {
         }
         do throws(EnrollmentError) {
             let enrollment: Enrollment
+            let reenroll = body.reenroll
             if body.camera == true {
                 guard let code = kiosk.takeHeldCode() else {
                     throw EnrollmentError(.noCodeSeen, "No linking code was read by the camera in the last 2 minutes; hold the code steady in front of the camera.")
                 }
-                enrollment = try await enrollments.enroll(code, reenrolling: body.reenroll)
+                enrollment = try await kiosk.backend.run { await Self.result { () async throws(EnrollmentError) in try await enrollments.enroll(code, reenrolling: reenroll) } }.get()
             } else if let code = body.code {
-                enrollment = try await enrollments.enroll(input: code, source: source, reenrolling: body.reenroll)
+                enrollment = try await kiosk.backend.run {
+                    await Self.result { () async throws(EnrollmentError) in try await enrollments.enroll(input: code, source: source, reenrolling: reenroll) }
+                }.get()
             } else {
                 throw EnrollmentError(.localValidation, "Type or scan the linking code first.")
             }
@@ -282,7 +287,8 @@ struct KioskAPI: Sendable {
     func check(_ id: Int64) async throws -> Response {
         let enrollments = try requireEnrollments()
         do throws(EnrollmentError) {
-            return KioskResponse.json(EnrollmentDocument(try await enrollments.check(id)))
+            let checked = try await kiosk.backend.run { await Self.result { () async throws(EnrollmentError) in try await enrollments.check(id) } }.get()
+            return KioskResponse.json(EnrollmentDocument(checked))
         } catch {
             throw KioskError(error)
         }
@@ -294,6 +300,15 @@ struct KioskAPI: Sendable {
             return KioskResponse.json(EnrollmentDocument(try enrollments.cancel(id)))
         } catch {
             throw KioskError(error)
+        }
+    }
+
+    /// A portal call as a value, to pass through `KioskBackendCalls`.
+    static func result<T>(_ body: () async throws(EnrollmentError) -> T) async -> Result<T, EnrollmentError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
         }
     }
 

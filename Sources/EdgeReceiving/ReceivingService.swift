@@ -26,14 +26,18 @@ struct ReceivingService: Service {
     func run() async throws {
         defer { parts.transport?.shutdown() }
         let dock = parts.dock
-        // Both loops end at graceful shutdown, each after the lookup or upload in flight.
+        // Both loops end at graceful shutdown, and a lookup or upload in flight is cancelled then:
+        // a lookup changes nothing, an upload is sent again at the next start (by its hash), and
+        // a backend that never answers must not hold the shutdown for its timeout (issue #30
+        // item 4). The ledger's and the photos' own transactions are not interrupted.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withGracefulShutdownHandler {
                     for await fact in facts {
                         guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
                               Self.lookedUp.contains(scan.event.className) else { continue }
-                        feed.publish(await lookup(text, scan: scan, dock: dock))
+                        guard let found = try? await cancelWhenGracefulShutdown({ await lookup(text, scan: scan, dock: dock) }) else { break }
+                        feed.publish(found)
                     }
                 } onGracefulShutdown: {
                     facts.finish()
@@ -41,7 +45,7 @@ struct ReceivingService: Service {
             }
             group.addTask {
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    await housekeeping(dock)
+                    try? await cancelWhenGracefulShutdown { await housekeeping(dock) }
                     try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.housekeepingInterval) }
                 }
             }
