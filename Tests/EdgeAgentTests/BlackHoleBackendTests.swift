@@ -29,8 +29,11 @@ import Testing
         private(set) var running: Task<Void, any Error>?
         private(set) var kiosk = ""
 
-        init(syncTimeout: Double, enrollmentTimeout: Double, pushTimeout: Double) async throws {
-            test = try await TestStation(role: "both", name: "black-hole-1", sections: #"""
+        /// `camera`: a dock camera replaying a PO label, every read reported (the dock's own
+        /// lookups, besides the kiosk's).
+        init(syncTimeout: Double, enrollmentTimeout: Double, pushTimeout: Double, camera: Bool = false) async throws {
+            let cameras = camera ? #"[{"name": "dock", "device": "replay:\#(PackageFiles.path("samples/po-code128.png"))", "fps": 2}]"# : "[]"
+            test = try await TestStation(role: "both", name: "black-hole-1", cameras: cameras, station: #""repeat_gap": 0"#, sections: #"""
                 "sponsors": [{"prefix": "AB", "sponsor_id": "sponsor-ab", "backend_url": "{base}"}],
                 "enrollment": {"status_poll_interval": 1, "request_timeout": \#(enrollmentTimeout), "network_retries": 0, "retry_delay": 0.05, "attempt_limit": 100},
                 "receiving": {"tenant_id": "\#(DemoData.tenantID)"},
@@ -192,7 +195,7 @@ import Testing
     @Test(arguments: Mode.allCases)
     func shutdownEndsWhileTheBackendHoldsEveryRequest(mode: Mode) async throws {
         // Timeouts far longer than the test waits: what ends the requests is the shutdown.
-        try await withStopping(Station(syncTimeout: 600, enrollmentTimeout: 300, pushTimeout: 600)) { station in
+        try await withStopping(Station(syncTimeout: 600, enrollmentTimeout: 300, pushTimeout: 600, camera: true)) { station in
             let agent = try await station.start()
             try await station.blackHole(mode, agent)
             let entry = try DamagedDatabaseTests.enqueue(agent.outbox, 1, marker: "black-hole")[0]
@@ -202,6 +205,10 @@ import Testing
             defer { lookup.cancel(); enroll.cancel() }
             try await eventually("a request in flight on \(Self.missing(station) { $0.fault == mode.fault && $0.abandoned == nil })") {
                 Self.missing(station) { $0.fault == mode.fault && $0.abandoned == nil }.isEmpty
+            }
+            // Two lookups held: the kiosk's and the camera's (the dock's own service).
+            try await eventually("the camera's lookup held too") {
+                station.requests(APIPath.scanBarcode).filter { $0.fault == mode.fault && $0.abandoned == nil }.count >= 2
             }
 
             // Meanwhile the kiosk (its status API and page) and `edge status` answer, every

@@ -38,9 +38,11 @@ import Testing
             // after the apply): still queued here. Each heads its own stream, so all go out in
             // the sender's first batch (8), before five failures in a row pause it.
             station.standin.faults.add(.drop, pathPrefix: APIPath.syncPush)
+            // Queued before the agent runs, so its first batch has them all (a batch leases what
+            // is due when it starts).
             let first = try station.station().agent
-            station.run(first)
             let applied = try Self.enqueue(first.outbox, 6, marker: "applied", streams: 6)
+            station.run(first)
             try await eventually("the stand-in applied the first entries") {
                 applied.allSatisfy { station.standin.backend.applications(ofKey: $0.idempotencyKey) == 1 }
             }
