@@ -31,7 +31,10 @@ struct SenderService: Service {
     }
 }
 
-/// Pulls on an interval and when woken (AGT-1, SYN-9): at start, after sends, on SIGHUP.
+/// Pulls on an interval and when woken (AGT-1, SYN-9): at start, after sends, on SIGHUP. A pull
+/// in flight is cancelled at graceful shutdown: it changes nothing until its page commits, and
+/// the cursor makes the next start ask again (a backend that never answers must not hold the
+/// shutdown for the whole timeout, issue #30 item 4).
 struct PullService: Service {
     let outbox: Outbox
     let transport: CurlTransport
@@ -49,19 +52,25 @@ struct PullService: Service {
         defer { transport.shutdown() }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                let report = try await StationParts.pull(outbox: outbox, transport: transport, tokens: tokens, settings: settings,
-                                                         identity: identity, router: router)
+                let (outbox, transport, tokens, settings, identity, router) = (outbox, transport, tokens, settings, identity, router)
+                let report = try await cancelWhenGracefulShutdown {
+                    try await StationParts.pull(outbox: outbox, transport: transport, tokens: tokens, settings: settings,
+                                                identity: identity, router: router)
+                }
                 metrics.recordPull(changes: report.changes, failed: false)
                 state.update { $0.lastPullAt = Date().timeIntervalSince1970; $0.lastPullError = nil }
                 if report.changes > 0 {
                     logger.info("pulled", metadata: ["event": "sync.pull", "changes": "\(report.changes)", "pages": "\(report.pages)"])
                 }
             } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                let message = (error as? SyncError)?.message ?? String(describing: error)
                 metrics.recordPull(changes: 0, failed: true)
-                if state.current.lastPullError != error.message {
-                    logger.warning("pull failed", metadata: ["event": "sync.pull_failed", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+                if state.current.lastPullError != message {
+                    logger.warning("pull failed", metadata: ["event": "sync.pull_failed", "code": "\((error as? SyncError)?.code.rawValue ?? "failed")",
+                                                             "reason": "\(message)"])
                 }
-                state.update { $0.lastPullError = error.message }
+                state.update { $0.lastPullError = message }
             }
             await wake.wait(upTo: interval)
         }

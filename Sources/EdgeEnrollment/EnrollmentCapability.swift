@@ -60,7 +60,9 @@ public final class EnrollmentsHolder: Sendable {
 }
 
 /// ENR-13: every `interval` seconds (60 by default), and at once when a pulled change says an
-/// approval was decided, asks the portal about each STUDY_START_PENDING enrollment.
+/// approval was decided, asks the portal about each STUDY_START_PENDING enrollment. A check in
+/// flight is cancelled at graceful shutdown (the next start asks again), so a portal that never
+/// answers does not hold the shutdown (issue #30 item 4).
 struct StudyStartPoller: Service {
     let enrollments: Enrollments
     let interval: Double
@@ -70,7 +72,8 @@ struct StudyStartPoller: Service {
     func run() async throws {
         defer { transport.shutdown() }
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await enrollments.checkPending()
+            let enrollments = self.enrollments
+            try? await cancelWhenGracefulShutdown { await enrollments.checkPending() }
             await wake.wait(upTo: .milliseconds(Int64(interval * 1000)))
         }
     }

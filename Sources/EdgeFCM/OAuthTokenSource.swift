@@ -41,7 +41,11 @@ public actor OAuthTokenSource {
             inFlight = task
         }
         do {
-            let token = try await task.value
+            // The exchange is a task of its own (shared by the callers), so a caller's
+            // cancellation does not reach it by itself: a relay stopping while the token endpoint
+            // never answers would wait for the whole timeout (issue #30 item 4). A cancelled
+            // caller cancels it; other callers waiting on it get the failure and ask again.
+            let token = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             cached = token
             inFlight = nil
             return token

@@ -70,12 +70,33 @@ public final class FCMTransport: HTTPTransport {
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
         do {
-            let response = try await client.execute(outgoing, timeout: .milliseconds(Int64(options.totalTimeout * 1000)))
-            let body = try await response.body.collect(upTo: options.maxResponseBytes)
+            let timeout = Int64(options.totalTimeout * 1000)
+            let deadline = ContinuousClock.now + .milliseconds(timeout)
+            let response = try await client.execute(outgoing, timeout: .milliseconds(timeout))
+            // AsyncHTTPClient's deadline ends with the answer's head; a body sent a byte at a
+            // time (issue #30 item 4) would keep the relay waiting well past the timeout.
+            let body = try await Self.collect(response.body, upTo: options.maxResponseBytes, before: deadline)
             return HTTPResponse(status: Int(response.status.code), headers: response.headers.map { HTTPHeader($0.name, $0.value) },
                                 body: Array(buffer: body), version: response.version.major == 2 ? .http2 : .http1_1)
         } catch {
             throw Self.transportError(error, context: context)
+        }
+    }
+
+    /// The whole body, or `.timedOut` at `deadline` (the body's read is cancelled, which closes
+    /// the request).
+    static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, before deadline: ContinuousClock.Instant) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw HTTPClientError.deadlineExceeded
+            }
+            return buffer
         }
     }
 
@@ -113,6 +134,9 @@ public final class FCMTransport: HTTPTransport {
             default:
                 return TransportError(.protocolError, "The FCM endpoint's answer broke the protocol (\(error)).", context: context)
             }
+        }
+        if error is CancellationError {
+            return TransportError(.cancelled, "The FCM request was cancelled.", context: context)
         }
         if error is NIOTooManyBytesError {
             return TransportError(.responseTooLarge, "The FCM endpoint's answer is too large.", context: context)

@@ -19,6 +19,8 @@ public final class Kiosk: Sendable {
     let enrollment: EnrollmentCapability?
     let startedAt: Double
     let photos = PendingPhotos()
+    /// Lookups and portal calls a screen waits for; cancelled when the station stops.
+    let backend = KioskBackendCalls()
     let pages: KioskPages
     private let streams = Locked<[Int: AsyncStream<KioskLive>.Continuation]>([:])
     /// The last linking code a camera read at the clinic, valid for `heldCodeLifetime` (UI-3:

@@ -101,8 +101,12 @@ struct KioskAPI: Sendable {
             throw KioskError(.badRequest, "Scan or type a label (at most 4096 bytes).", status: .unprocessableContent)
         }
         let className = KioskLookup.typedClass(text, classifier: dock.classifier)
-        switch await DockScanner(dock: dock, feed: feed).read(text, className: className, source: KioskLookup.keyboard, seenAt: dock.now,
-                                                              open: body.open ?? false) {
+        let scanner = DockScanner(dock: dock, feed: feed)
+        let open = body.open ?? false
+        // A lookup the backend holds ends when the station stops (`KioskBackendCalls`).
+        switch await kiosk.backend.run({
+            await scanner.read(text, className: className, source: KioskLookup.keyboard, seenAt: dock.now, open: open)
+        }) {
         case .lookup(let lookup):
             return KioskResponse.json(KioskDocuments.Lookup(lookup, now: dock.now))
         case .counted(let counted):
@@ -412,13 +416,16 @@ struct KioskAPI: Sendable {
         }
         do throws(EnrollmentError) {
             let enrollment: Enrollment
+            let reenroll = body.reenroll
             if body.camera == true {
                 guard let code = kiosk.takeHeldCode() else {
                     throw EnrollmentError(.noCodeSeen, "No linking code was read by the camera in the last 2 minutes; hold the code steady in front of the camera.")
                 }
-                enrollment = try await enrollments.enroll(code, reenrolling: body.reenroll)
+                enrollment = try await kiosk.backend.run { await Self.result { () async throws(EnrollmentError) in try await enrollments.enroll(code, reenrolling: reenroll) } }.get()
             } else if let code = body.code {
-                enrollment = try await enrollments.enroll(input: code, source: source, reenrolling: body.reenroll)
+                enrollment = try await kiosk.backend.run {
+                    await Self.result { () async throws(EnrollmentError) in try await enrollments.enroll(input: code, source: source, reenrolling: reenroll) }
+                }.get()
             } else {
                 throw EnrollmentError(.localValidation, "Type or scan the linking code first.")
             }
@@ -431,7 +438,8 @@ struct KioskAPI: Sendable {
     func check(_ id: Int64) async throws -> Response {
         let enrollments = try requireEnrollments()
         do throws(EnrollmentError) {
-            return KioskResponse.json(EnrollmentDocument(try await enrollments.check(id)))
+            let checked = try await kiosk.backend.run { await Self.result { () async throws(EnrollmentError) in try await enrollments.check(id) } }.get()
+            return KioskResponse.json(EnrollmentDocument(checked))
         } catch {
             throw KioskError(error)
         }
@@ -443,6 +451,15 @@ struct KioskAPI: Sendable {
             return KioskResponse.json(EnrollmentDocument(try enrollments.cancel(id)))
         } catch {
             throw KioskError(error)
+        }
+    }
+
+    /// A portal call as a value, to pass through `KioskBackendCalls`.
+    static func result<T>(_ body: () async throws(EnrollmentError) -> T) async -> Result<T, EnrollmentError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
         }
     }
 

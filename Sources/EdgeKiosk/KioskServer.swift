@@ -46,12 +46,14 @@ struct KioskServer: Service {
                                   state.setPart("ui", .running, reason: partReason.map { "\(address), \($0)" } ?? address)
                                   logger.info("kiosk listening", metadata: ["event": "ui.listening", "address": "\(address)"])
                               }, logger: logger)
-        // An open event stream must not hold the shutdown: end them all once it begins.
+        // An open event stream, or a lookup held by a backend that does not answer, must not hold
+        // the shutdown: end them all once it begins.
         let kiosk = self.kiosk
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
             kiosk.finishStreams()
+            kiosk.backend.cancelAll()
         }
         state.update { $0.uiAddress = nil }
     }

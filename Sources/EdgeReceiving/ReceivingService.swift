@@ -28,7 +28,10 @@ struct ReceivingService: Service {
 
     func run() async throws {
         defer { capability.parts?.transport?.shutdown() }
-        // Both loops end at graceful shutdown, each after the lookup or upload in flight. Each
+        // Both loops end at graceful shutdown, and a lookup or upload in flight is cancelled then:
+        // a lookup changes nothing, an upload is sent again at the next start (by its hash), and
+        // a backend that never answers must not hold the shutdown for its timeout (issue #30
+        // item 4). The ledger's, receipts' and photos' own transactions are not interrupted. Each
         // round takes the dock as it is now.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -40,7 +43,7 @@ struct ReceivingService: Service {
                         }
                         guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
                               Self.lookedUp.contains(scan.event.className), let dock = capability.dock else { continue }
-                        await read(text, scan: scan, dock: dock)
+                        guard (try? await cancelWhenGracefulShutdown({ await read(text, scan: scan, dock: dock) })) != nil else { break }
                     }
                 } onGracefulShutdown: {
                     facts.finish()
@@ -48,7 +51,7 @@ struct ReceivingService: Service {
             }
             group.addTask {
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    if let dock = capability.dock { await housekeeping(dock) }
+                    if let dock = capability.dock { try? await cancelWhenGracefulShutdown { await housekeeping(dock) } }
                     try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.housekeepingInterval) }
                 }
             }

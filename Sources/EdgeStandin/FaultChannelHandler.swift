@@ -9,9 +9,9 @@ import NIOHTTPTypes
 /// - marks every response `X-Edge-Standin: true`;
 /// - records every request outside `/_standin/` in the RequestJournal (with its fault and status);
 /// - carries out the fault the FaultInjector picks for a request on a contract path (`/api/`):
-///   refuse, delay and the two drops and `status` on the request side, drop and double on the
-///   response side. Connection-level faults cannot be done in a responder: it can neither close
-///   the connection without answering nor answer twice.
+///   refuse, delay, stall and the two drops and `status` on the request side, drop, double and
+///   trickle on the response side. Connection-level faults cannot be done in a responder: it can
+///   neither close the connection without answering, nor answer twice, nor pace its bytes.
 ///
 /// Runs on its channel's event loop only, so its own state needs no lock.
 final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -31,6 +31,8 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case delaying([HTTPRequestPart])
         /// The connection is closed: ignore everything.
         case closed
+        /// `stall`: the request is read and never answered; everything after it is ignored.
+        case stalled
     }
 
     /// A request handed to the application, waiting for its response (FIFO: HTTP/1 answers in order).
@@ -38,6 +40,9 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var recordID: Int?
         var fault: FaultKind?
         var copies: [HTTPResponsePart] = []
+        /// `trickle`: the body held back, and the pace it goes out at.
+        var held: [UInt8] = []
+        var interval: Int64 = 1000
     }
 
     private let injector: FaultInjector
@@ -46,6 +51,13 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var currentRecordID: Int?
     private var currentFault: StandinFault?
     private var pending: [Pending] = []
+    /// The request whose answer is being stalled or trickled, to mark abandoned if the client
+    /// closes first.
+    private var unanswered: Int?
+    /// `trickle`: bytes are still going out. The application closes the connection once it has
+    /// handed over its answer (`Connection: close`); that close waits for the last byte.
+    private var trickling = false
+    private var heldClose: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
     init(injector: FaultInjector, journal: RequestJournal) {
         self.injector = injector
@@ -71,6 +83,7 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func beginRequest(context: ChannelHandlerContext, head: HTTPRequest) {
         if case .closed = inbound { return }
+        if case .stalled = inbound { return }
         let target = head.path ?? "/"
         let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
         let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
@@ -104,14 +117,17 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(milliseconds)) { [self] in
                 endDelay(context: context)
             }
-        case .drop, .double:
+        case .stall:
+            inbound = .stalled
+            unanswered = currentRecordID
+        case .drop, .double, .trickle:
             pass(context: context, part: .head(head))
         }
     }
 
     private func continueRequest(context: ChannelHandlerContext, part: HTTPRequestPart) {
         switch inbound {
-        case .closed:
+        case .closed, .stalled:
             return
         case .delaying(var held):
             held.append(part)
@@ -133,7 +149,8 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Hands a part to the application; a head opens a Pending entry for its response.
     private func pass(context: ChannelHandlerContext, part: HTTPRequestPart) {
         if case .head = part {
-            pending.append(Pending(recordID: currentRecordID, fault: currentFault?.kind))
+            pending.append(Pending(recordID: currentRecordID, fault: currentFault?.kind,
+                                   interval: Int64(max(currentFault?.parameters.intervalMS ?? 1000, 1))))
         }
         context.fireChannelRead(wrapInboundOut(part))
     }
@@ -147,6 +164,23 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             pass(context: context, part: part)
         }
         context.fireChannelReadComplete()
+    }
+
+    /// One byte now, the rest after `interval` ms; the end and a close after the last.
+    private func trickle(context: ChannelHandlerContext, bytes: ArraySlice<UInt8>, interval: Int64) {
+        guard context.channel.isActive, unanswered != nil else { return }
+        guard let first = bytes.first else {
+            unanswered = nil
+            trickling = false
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.close(promise: heldClose?.promise)
+            heldClose = nil
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(ByteBuffer(bytes: [first]))), promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval)) { [self] in
+            trickle(context: context, bytes: bytes.dropFirst(), interval: interval)
+        }
     }
 
     /// Writes a whole answer of the handler's own (a `status` fault).
@@ -176,12 +210,38 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
+        // A client that gives up on a stalled or trickled answer closes its side: so does the
+        // stand-in, and the request is marked abandoned.
+        if unanswered != nil, let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed {
+            markAbandoned()
+            inbound = .closed
+            context.close(promise: nil)
+            return
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        markAbandoned()
+        trickling = false
+        heldClose?.promise?.succeed(())
+        heldClose = nil
         inbound = .closed
         context.fireChannelInactive()
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if trickling && context.channel.isActive {
+            heldClose = (mode, promise)
+            return
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    private func markAbandoned() {
+        guard let id = unanswered else { return }
+        unanswered = nil
+        journal.update(id) { $0.abandoned = true }
     }
 
     // MARK: Responses
@@ -207,6 +267,23 @@ final class FaultChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 pending.removeFirst()
                 inbound = .closed
                 context.close(promise: nil)
+            }
+        case .trickle?:
+            // The head at once (its Content-Length announces the whole body), the body a byte
+            // at a time, then the end and a close.
+            switch part {
+            case .head:
+                unanswered = pending[0].recordID
+                context.writeAndFlush(wrapOutboundOut(part), promise: promise)
+            case .body(let buffer):
+                pending[0].held.append(contentsOf: buffer.readableBytesView)
+                promise?.succeed(())
+            case .end:
+                promise?.succeed(())
+                let done = pending.removeFirst()
+                inbound = .closed
+                trickling = true
+                trickle(context: context, bytes: done.held[...], interval: done.interval)
             }
         case .double?:
             pending[0].copies.append(part)

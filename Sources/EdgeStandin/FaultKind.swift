@@ -17,4 +17,16 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable {
     case status
     /// Apply and answer, then write the same answer a second time on the connection.
     case double
+    /// A backend that never answers (issue #30 item 4): read the request, then nothing: no
+    /// answer, no close, not applied. The connection stays open until the client gives up or
+    /// the stand-in stops.
+    case stall
+    /// A backend that answers one byte at a time (issue #30 item 4): apply, send the answer's
+    /// head, then its body one byte every `interval_ms` (default 1000), then close.
+    case trickle
+
+    /// What random mode picks from when it is given no kinds: the faults a client gets past by
+    /// retrying; `stall` and `trickle` only end at the client's timeout, so a soak asks for them
+    /// by name.
+    public static let randomDefaults: [FaultKind] = [.refuse, .delay, .drop, .dropBeforeApply, .status, .double]
 }

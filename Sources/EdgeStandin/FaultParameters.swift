@@ -15,14 +15,18 @@ public struct FaultParameters: Sendable, Hashable, Codable {
     public var details: JSONValue?
     /// `delay`: milliseconds (default 100).
     public var delayMS: Int?
+    /// `trickle`: milliseconds between bytes (default 1000).
+    public var intervalMS: Int?
 
-    public init(status: Int? = nil, retryAfter: String? = nil, code: String? = nil, message: String? = nil, details: JSONValue? = nil, delayMS: Int? = nil) {
+    public init(status: Int? = nil, retryAfter: String? = nil, code: String? = nil, message: String? = nil, details: JSONValue? = nil, delayMS: Int? = nil,
+                intervalMS: Int? = nil) {
         self.status = status
         self.retryAfter = retryAfter
         self.code = code
         self.message = message
         self.details = details
         self.delayMS = delayMS
+        self.intervalMS = intervalMS
     }
 
     enum CodingKeys: String, CodingKey {
@@ -30,5 +34,6 @@ public struct FaultParameters: Sendable, Hashable, Codable {
         case retryAfter = "retry_after"
         case code, message, details
         case delayMS = "delay_ms"
+        case intervalMS = "interval_ms"
     }
 }

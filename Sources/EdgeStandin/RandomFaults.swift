@@ -11,7 +11,7 @@ public struct RandomFaults: Sendable, Hashable, Codable {
     /// Given to every fault picked (delay, status, Retry-After).
     public var parameters: FaultParameters
 
-    public init(seed: UInt64, probability: Double, kinds: [FaultKind] = FaultKind.allCases, pathPrefix: String? = nil, parameters: FaultParameters = FaultParameters()) {
+    public init(seed: UInt64, probability: Double, kinds: [FaultKind] = FaultKind.randomDefaults, pathPrefix: String? = nil, parameters: FaultParameters = FaultParameters()) {
         self.seed = seed
         self.probability = probability
         self.kinds = kinds
@@ -29,7 +29,7 @@ public struct RandomFaults: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         seed = try container.decode(UInt64.self, forKey: .seed)
         probability = try container.decode(Double.self, forKey: .probability)
-        kinds = try container.decodeIfPresent([FaultKind].self, forKey: .kinds) ?? FaultKind.allCases
+        kinds = try container.decodeIfPresent([FaultKind].self, forKey: .kinds) ?? FaultKind.randomDefaults
         pathPrefix = try container.decodeIfPresent(String.self, forKey: .pathPrefix)
         parameters = try container.decodeIfPresent(FaultParameters.self, forKey: .parameters) ?? FaultParameters()
     }

@@ -18,6 +18,9 @@ public struct RecordedRequest: Sendable, Hashable, Codable {
     /// The status answered; nil when no answer was written (refuse, drop, dropBeforeApply, or a
     /// request still in flight).
     public var status: Int?
+    /// True when the client closed the connection before the answer was complete: it gave up on
+    /// a `stall` or `trickle` (its timeout, or a shutdown). Nil otherwise.
+    public var abandoned: Bool?
 
     public init(
         id: Int, method: String, path: String, query: String? = nil, headers: [String: String], hasAuthorization: Bool,
@@ -40,6 +43,6 @@ public struct RecordedRequest: Sendable, Hashable, Codable {
         case hasAuthorization = "has_authorization"
         case idempotencyKey = "idempotency_key"
         case bodySize = "body_size"
-        case fault, status
+        case fault, status, abandoned
     }
 }

@@ -39,9 +39,11 @@ import Testing
             // the sender's first batch (8). Four, not more: should the sender take them one at a
             // time, a fifth dropped answer in a row would pause it before the last was applied.
             station.standin.faults.add(.drop, pathPrefix: APIPath.syncPush)
+            // Queued before the agent runs, so its first batch has them all (a batch leases what
+            // is due when it starts).
             let first = try station.station().agent
-            station.run(first)
             let applied = try Self.enqueue(first.outbox, 4, marker: "applied", streams: 4)
+            station.run(first)
             try await eventually("the stand-in applied the first entries") {
                 applied.allSatisfy { station.standin.backend.applications(ofKey: $0.idempotencyKey) == 1 }
             }

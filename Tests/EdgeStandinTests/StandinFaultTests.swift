@@ -109,6 +109,66 @@ final class StandinFaultTests: StandinTestCase {
         XCTAssertEqual(standin.backend.applications(ofKey: key), 0)
     }
 
+    /// Issue #30 item 4: a backend that never answers. The request is read, never applied, never
+    /// answered, and the connection stays open until the client gives up.
+    func testStallNeverAnswersNorAppliesUntilTheClientGivesUp() async throws {
+        standin.faults.add(.stall, pathPrefix: APIPath.syncPush, times: 1)
+        let key = UUID().uuidString
+        let stalled = try await push(key, timeout: 0.5)
+        XCTAssertTrue(stalled.timedOut)
+        XCTAssertTrue(stalled.bytes.isEmpty)
+        XCTAssertEqual(standin.backend.applications(ofKey: key), 0)
+        let record = try XCTUnwrap(standin.requests.last)
+        XCTAssertEqual(record.fault, .stall)
+        XCTAssertNil(record.status)
+        try await eventuallyTrue("the stand-in saw the client give up") { self.standin.requests.last?.abandoned == true }
+        // Used up: the retry is applied.
+        let retried = try await push(key).response().decode(SyncPushResponse.self).status
+        XCTAssertEqual(retried, .applied)
+    }
+
+    /// Issue #30 item 4: a backend that answers a byte at a time: applied, then the whole answer,
+    /// slowly; a client that gives up half way has the head and part of the body.
+    func testTrickleAppliesAndAnswersAByteAtATime() async throws {
+        standin.faults.add(.trickle, pathPrefix: APIPath.syncPush, times: 1, parameters: FaultParameters(intervalMS: 5))
+        let key = UUID().uuidString
+        let exchange = try await push(key)
+        let slow = try exchange.response().decode(SyncPushResponse.self).status
+        XCTAssertEqual(slow, .applied)
+        XCTAssertEqual(standin.requests.last?.fault, .trickle)
+        XCTAssertEqual(standin.requests.last?.status, 200)
+        XCTAssertNil(standin.requests.last?.abandoned)
+
+        standin.faults.add(.trickle, pathPrefix: APIPath.syncPush, times: 1, parameters: FaultParameters(intervalMS: 1000))
+        let other = UUID().uuidString
+        let gaveUp = try await push(other, timeout: 0.3)
+        XCTAssertTrue(gaveUp.timedOut)
+        XCTAssertTrue(String(decoding: gaveUp.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"), String(decoding: gaveUp.bytes, as: UTF8.self))
+        XCTAssertTrue(gaveUp.responses.isEmpty, "the body is incomplete")
+        XCTAssertEqual(standin.backend.applications(ofKey: other), 1)
+        try await eventuallyTrue("the stand-in saw the client give up") { self.standin.requests.last?.abandoned == true }
+        // Its retry is answered as the duplicate it is.
+        let again = try await push(other).response().decode(SyncPushResponse.self).status
+        XCTAssertEqual(again, .duplicate)
+        XCTAssertEqual(standin.backend.applications(ofKey: other), 1)
+    }
+
+    /// Random mode leaves the faults that only end at a timeout out unless asked for.
+    func testRandomModeDefaultsLeaveStallAndTrickleOut() throws {
+        XCTAssertFalse(RandomFaults(seed: 1, probability: 1).kinds.contains(.stall))
+        let decoded = try JSONDecoder().decode(RandomFaults.self, from: Data(#"{"seed": 1, "probability": 1}"#.utf8))
+        XCTAssertEqual(decoded.kinds, FaultKind.randomDefaults)
+        XCTAssertFalse(decoded.kinds.contains(.trickle))
+    }
+
+    private func eventuallyTrue(_ what: String, _ condition: @escaping () -> Bool) async throws {
+        for _ in 0..<500 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTFail("timed out waiting for: \(what)")
+    }
+
     func testTimesAndPathPrefixLimitAFault() async throws {
         standin.faults.add(.status, pathPrefix: APIPath.syncPush, times: 2, parameters: FaultParameters(status: 503))
         // Another path is not hit.

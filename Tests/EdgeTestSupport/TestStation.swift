@@ -28,12 +28,14 @@ public final class TestStation: @unchecked Sendable, Stoppable {
     ///   `station` and `sections` is replaced by the stand-in's address.
     /// - `fcm`: the stand-in takes a generated service account, which the vault holds as
     ///   `push.service-account`.
-    /// - `sync`: whether edge.json has a `sync` section pointing at the stand-in.
+    /// - `sync`: whether edge.json has a `sync` section pointing at the stand-in, with
+    ///   `syncTimeouts` (connect, total seconds).
     /// - `vaultBackend`, `tcti`: the vault's backend and TPM (a `Swtpm`'s `tcti`), as edge.json
     ///   names them; the secrets are put with the same backend.
     public init(role: String, name: String = "station-1", cameras: String = "[]", station: String = "", sections: String = "",
                 token: String = "test-station-token", fcm: Bool = false, pin: String? = nil, sync: Bool = true,
-                vaultBackend: VaultBackendChoice = .keyfile, tcti: String? = nil, prefix: String = "edge-station") async throws {
+                syncTimeouts: (connect: Double, total: Double) = (2, 5), vaultBackend: VaultBackendChoice = .keyfile, tcti: String? = nil,
+                prefix: String = "edge-station") async throws {
         directory = try TemporaryDirectory(prefix: prefix)
         self.token = token
         let account = fcm ? try StandinServiceAccount.generate() : nil
@@ -51,7 +53,7 @@ public final class TestStation: @unchecked Sendable, Stoppable {
         func filled(_ text: String) -> String {
             text.isEmpty ? "" : ", " + text.replacingOccurrences(of: "{base}", with: base)
         }
-        let syncSection = sync ? #", "sync": {"base_url": "\#(base)", "connect_timeout": 2, "total_timeout": 5}"# : ""
+        let syncSection = sync ? #", "sync": {"base_url": "\#(base)", "connect_timeout": \#(syncTimeouts.connect), "total_timeout": \#(syncTimeouts.total)}"# : ""
         try Data("""
             {"station": {"name": "\(name)", "role": "\(role)", "state_dir": ".", "vault_backend": "\(vaultBackend.rawValue)",\(tcti.map { #" "tcti": "\#($0)","# } ?? "") "pull_interval": 1,
                          "cameras": \(cameras)\(filled(station))}\(syncSection)\(filled(sections))}
