@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeCore
+import EdgeContract
 import EdgeEnrollment
 import EdgeReceiving
 import EdgeStore
@@ -90,12 +91,18 @@ struct KioskPages: Sendable {
                 "revision": receipt?.revision ?? 0, "hasReceipt": receipt != nil, "hasCounts": lastCount != nil,
                 "lastCountID": lastCount.map { String($0.id) } ?? "",
                 "photoID": receipt?.photos.last?.sha256 ?? "", "hasPhoto": receipt?.photos.isEmpty == false,
-                "lastCount": lastCount.map { "Last count: line \($0.lineNo), +\(GRNValidator.text($0.quantity)) (\(KioskPages.shown(String($0.code.prefix(40)))))" } ?? "",
+                "lastCount": lastCount.map { count in
+                    let trace = Self.tracking([GRNLine.Tracking(lot: count.lot, expiry: count.expiry, serial: count.serial, quantity: count.quantity)])
+                    return "Last count: line \(count.lineNo), +\(GRNValidator.text(count.quantity)) (\(KioskPages.shown(String(count.code.prefix(40))))\(trace.isEmpty ? "" : "; " + trace))"
+                } ?? "",
                 "lines": (document.lines ?? []).map { line -> [String: Any] in
                     let entered = receipt?.line(line.lineNo)
+                    let pack = line.packSize.map { "pack of \(GRNValidator.text($0))" } ?? ""
+                    let tracking = Self.tracking(entered?.tracking ?? [])
                     return ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
                             "ordered": GRNValidator.text(line.ordered), "alreadyReceived": GRNValidator.text(line.received),
                             "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit),
+                            "pack": pack, "tracking": tracking,
                             "received": entered?.received.map(GRNValidator.text) ?? "", "note": KioskPages.shown(entered?.note ?? ""),
                             "flagShort": entered?.discrepancy == .short, "flagExcess": entered?.discrepancy == .excess,
                             "flagDamaged": entered?.discrepancy == .damaged]
@@ -187,6 +194,16 @@ struct KioskPages: Sendable {
 
     /// Local time as the station's operators read it.
     /// Local time as the operators read it: `14:03:27` today, `2026-11-25 14:03` before.
+    /// A line's GS1 data in words (RCV-10), as kiosk.js's `trackingText` writes it live:
+    /// `lot L-7, expires 2027-03-31 ×7; serial S-1`. Entries without any data are left out.
+    static func tracking(_ entries: [GRNLine.Tracking]) -> String {
+        entries.compactMap { entry -> String? in
+            let parts = [entry.lot.map { "lot " + shown($0) }, entry.serial.map { "serial " + shown($0) }, entry.expiry.map { "expires " + shown($0) }].compactMap { $0 }
+            guard !parts.isEmpty else { return nil }
+            return parts.joined(separator: ", ") + (entry.serial != nil && entry.quantity == 1 ? "" : " ×" + GRNValidator.text(entry.quantity))
+        }.joined(separator: "; ")
+    }
+
     static func time(_ epochSeconds: Double) -> String {
         let stamp = Array(LocalTimestamp.string(epochSeconds: epochSeconds))
         let today = Array(LocalTimestamp.string(epochSeconds: Date().timeIntervalSince1970))

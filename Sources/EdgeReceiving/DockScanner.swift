@@ -1,6 +1,7 @@
 import EdgeAgent
 import EdgeContract
 import EdgePayloads
+import EdgeStore
 
 /// What a label read at the dock does (UI-2, RCV-9): the one place the cameras (through
 /// `ReceivingService`) and the kiosk's scan field (a keyboard-wedge scanner, or typing) go
@@ -47,9 +48,8 @@ public struct DockScanner: Sendable {
     }
 
     /// `source`: the camera's name, or `KioskLookup.keyboard`; `open`: the operator confirmed
-    /// opening another order. `quantity`: what one scan counts (1; a code that carries a count
-    /// says so).
-    public func read(_ text: String, className: String, source: String, seenAt: Double, quantity: Double = 1, open: Bool = false) async -> Outcome {
+    /// opening another order.
+    public func read(_ text: String, className: String, source: String, seenAt: Double, open: Bool = false) async -> Outcome {
         if let order = openOrder {
             switch className {
             case BuiltInPayloadClass.purchaseOrder.rawValue:
@@ -61,9 +61,10 @@ public struct DockScanner: Sendable {
             case BuiltInPayloadClass.vendor.rawValue:
                 break
             default:
-                // A GS1 label counts as its GTIN, by the quantity it carries (SCN-13).
+                // A GS1 label counts as its GTIN, by the quantity it carries (SCN-13), with its lot,
+                // expiry and serial (RCV-10); other codes count one, or the line's pack size.
                 let item = dock.countedItem(text, className: className)
-                return count(item.code, quantity: item.quantity ?? quantity, source: source, order: order, seenAt: seenAt)
+                return count(item.code, quantity: item.quantity, trace: item.trace, source: source, order: order, seenAt: seenAt)
             }
         }
         let lookup = await KioskLookup.lookUp(text, className: className, camera: source, seenAt: seenAt, dock: dock)
@@ -71,19 +72,38 @@ public struct DockScanner: Sendable {
         return .lookup(lookup)
     }
 
-    private func count(_ text: String, quantity: Double, source: String, order: PurchaseOrder, seenAt: Double) -> Outcome {
+    private func count(_ text: String, quantity: Double?, trace: ReceiptStore.Trace, source: String, order: PurchaseOrder, seenAt: Double) -> Outcome {
         do throws(ReceivingError) {
-            let counted = try dock.receipts.count(text, quantity: quantity, source: source, order: order, now: dock.now)
+            let counted = try dock.receipts.count(text, quantity: quantity, trace: trace, source: source, order: order, now: dock.now)
             feed.facts.publish(counted.receipt)
             let unit = order.lines.first { $0.lineNo == counted.lineNo }?.unit ?? ""
             let words = "Line \(counted.lineNo): \(GRNValidator.text(counted.total)) of \(GRNValidator.text(counted.outstanding)) \(unit) counted."
+                + Self.traced(trace, today: String(LocalTimestamp.string(epochSeconds: dock.now).prefix(10)))
             publish(DockNotice(kind: counted.needsExcessFlag ? .excess : .counted, poNumber: order.poNumber, label: text, lineNo: counted.lineNo,
                                source: source, at: seenAt,
                                message: counted.needsExcessFlag ? words + " More than outstanding: flag the line excess before confirming." : words))
             return .counted(counted)
         } catch {
-            return .notice(publish(DockNotice(kind: error.code == .notOnOrder ? .notOnOrder : .failed, poNumber: order.poNumber, label: text, source: source, at: seenAt, message: error.message)))
+            let kind: DockNotice.Kind = switch error.code {
+            case .notOnOrder: .notOnOrder
+            case .alreadyCounted: .alreadyCounted
+            default: .failed
+            }
+            return .notice(publish(DockNotice(kind: kind, poNumber: order.poNumber, label: text, source: source, at: seenAt, message: error.message)))
         }
+    }
+
+    /// The GS1 data of a count in words, and an expiry already past (`today`, the station's
+    /// local date) said aloud: the item is counted (it arrived), the operator decides to flag it.
+    static func traced(_ trace: ReceiptStore.Trace, today: String) -> String {
+        var parts: [String] = []
+        if let lot = trace.lot { parts.append("lot \(ReceivingClient.printable(lot))") }
+        if let serial = trace.serial { parts.append("serial \(ReceivingClient.printable(serial))") }
+        if let expiry = trace.expiry { parts.append("expires \(expiry)") }
+        guard !parts.isEmpty else { return "" }
+        let expired = trace.expiry.map { $0 < today } ?? false
+        let sentence = parts.joined(separator: ", ")
+        return " " + sentence.prefix(1).uppercased() + sentence.dropFirst() + "." + (expired ? " EXPIRED: flag the line damaged if it is refused." : "")
     }
 
     @discardableResult
@@ -100,6 +120,8 @@ public struct DockNotice: StationFact, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case counted, excess
         case notOnOrder = "not-on-order"
+        /// A serial counted before on this receipt (RCV-10): the same item again, not counted.
+        case alreadyCounted = "already-counted"
         /// The count could not be kept (the database); nothing changed.
         case failed
         case switchOrder = "switch"

@@ -12,9 +12,12 @@ public struct OrderDocument: Sendable, Encodable {
         public var received: Double
         public var outstanding: Double
         public var unit: String
+        /// What one scan of the item counts (RCV-9), when the order declares a usable pack (a
+        /// scan of an item whose pack size is not a count is refused, `ReceiptStore.count`).
+        public var packSize: Double?
 
         enum CodingKeys: String, CodingKey {
-            case lineNo = "line_no"
+            case lineNo = "line_no", packSize = "pack_size"
             case item, description, ordered, received, outstanding, unit
         }
     }
@@ -55,7 +58,8 @@ public struct OrderDocument: Sendable, Encodable {
             updatedAt = order.updatedAt
             lines = order.lines.map {
                 Line(lineNo: $0.lineNo, item: $0.item, description: $0.description, ordered: $0.ordered, received: $0.received,
-                     outstanding: max($0.ordered - $0.received, 0), unit: $0.unit)
+                     outstanding: max($0.ordered - $0.received, 0), unit: $0.unit,
+                     packSize: $0.packSize.flatMap { $0.isFinite && $0 > 0 && $0 <= 1_000_000 ? $0 : nil })
             }
         }
         switch lookup {
@@ -83,7 +87,7 @@ public struct OrderDocument: Sendable, Encodable {
         for line in lines {
             out.append("  " + Self.pad(String(line.lineNo), 6) + Self.pad(line.item, 16) + Self.pad(GRNValidator.text(line.ordered), 10)
                        + Self.pad(GRNValidator.text(line.received), 10) + Self.pad(GRNValidator.text(line.outstanding), 13)
-                       + Self.pad(line.unit, 6) + line.description)
+                       + Self.pad(line.unit, 6) + line.description + (line.packSize.map { " (pack of \(GRNValidator.text($0)))" } ?? ""))
         }
         return out
     }

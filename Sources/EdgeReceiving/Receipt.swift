@@ -12,16 +12,21 @@ public struct Receipt: StationFact, Hashable, Codable {
         public var received: Double?
         public var discrepancy: GRNLine.Discrepancy?
         public var note: String?
+        /// The GS1 data of every count on the line (RCV-10), as the GRN sends it; nil when none
+        /// carried any.
+        public var tracking: [GRNLine.Tracking]?
 
-        public init(lineNo: Int, received: Double? = nil, discrepancy: GRNLine.Discrepancy? = nil, note: String? = nil) {
+        public init(lineNo: Int, received: Double? = nil, discrepancy: GRNLine.Discrepancy? = nil, note: String? = nil,
+                    tracking: [GRNLine.Tracking]? = nil) {
             self.lineNo = lineNo
             self.received = received
             self.discrepancy = discrepancy
             self.note = note
+            self.tracking = tracking
         }
 
         enum CodingKeys: String, CodingKey {
-            case received, discrepancy, note
+            case received, discrepancy, note, tracking
             case lineNo = "line_no"
         }
     }
@@ -36,9 +41,13 @@ public struct Receipt: StationFact, Hashable, Codable {
         /// The camera's name, or `keyboard` for the wedge and typed codes.
         public var source: String
         public var countedAt: Double
+        /// GS1 data the code carried (RCV-10).
+        public var lot: String?
+        public var expiry: String?
+        public var serial: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, quantity, code, source
+            case id, quantity, code, source, lot, expiry, serial
             case lineNo = "line_no", countedAt = "counted_at"
         }
     }
@@ -72,7 +81,7 @@ public struct Receipt: StationFact, Hashable, Codable {
     /// delivery).
     public var grnLines: [GRNLine] {
         lines.compactMap { line in
-            line.received.map { GRNLine(lineNo: line.lineNo, received: $0, discrepancy: line.discrepancy, note: line.note) }
+            line.received.map { GRNLine(lineNo: line.lineNo, received: $0, discrepancy: line.discrepancy, note: line.note, tracking: line.tracking) }
         }
     }
 

@@ -51,6 +51,11 @@ public struct ReceiptStore: Sendable {
         }
     }
 
+    /// The receipt's GS1 data per line (`tracking(_:_:)`).
+    public func tracking(_ poNumber: String) throws(ReceivingError) -> [Int: [GRNLine.Tracking]] {
+        try access { db in try Self.tracking(db, poNumber) }
+    }
+
     // MARK: changes
 
     /// The operator typed a line's quantity, flag or note (nil quantity: cleared). Checked
@@ -81,20 +86,36 @@ public struct ReceiptStore: Sendable {
         }
     }
 
-    /// Counts a scanned item (RCV-9): `quantity` (1, or what the code carries) is added to the
-    /// order line whose item it is. A code on no line is refused with the code named; the
-    /// receipt is unchanged.
-    public func count(_ code: String, quantity: Double = 1, source: String, order: PurchaseOrder, now: Double) throws(ReceivingError) -> Counted {
-        guard quantity > 0, quantity <= 1_000_000 else {
-            throw ReceivingError(.invalidQuantity, "A scan counts 1 to 1000000 items (\(quantity) given).")
+    /// The GS1 data a scanned item carried (RCV-10): batch/lot, expiry (ISO date), serial.
+    public struct Trace: Sendable, Hashable {
+        public var lot: String?
+        public var expiry: String?
+        public var serial: String?
+
+        public init(lot: String? = nil, expiry: String? = nil, serial: String? = nil) {
+            self.lot = lot
+            self.expiry = expiry
+            self.serial = serial
         }
+
+        public static let none = Trace()
+    }
+
+    /// Counts a scanned item (RCV-9): `quantity` (what the code carries; nil: one, or the pack
+    /// size the order line declares) is added to the order line whose item it is, with the GS1
+    /// data it carried (RCV-10). A code on no line is refused with the code named, a serial
+    /// already counted on this receipt is refused with its line named; the receipt is unchanged.
+    public func count(_ code: String, quantity: Double? = nil, trace: Trace = .none, source: String, order: PurchaseOrder,
+                      now: Double) throws(ReceivingError) -> Counted {
+        if let quantity { try Self.check(quantity, what: "A scan counts") }
+        let trace = try Self.checked(trace, quantity: quantity)
         let code = Self.trimmed(code)
-        var counted: (line: PurchaseOrderLine, total: Double)?
+        var counted: (line: PurchaseOrderLine, total: Double, quantity: Double)?
         // One transaction: the line is chosen from the receipt as it is inside it (another screen's
         // count cannot slip in between), and a code on no line writes nothing.
         let receipt = try change(order.poNumber, revision: nil, now: now, skipUnless: { db in
             guard let line = Self.line(for: code, in: order, receipt: try Self.read(db, order.poNumber)) else { return false }
-            counted = (line, 0)
+            counted = (line, 0, 0)
             return true
         }) { db in
             guard let line = counted?.line else { return }
@@ -103,26 +124,70 @@ public struct ReceiptStore: Sendable {
                 throw ReceivingError(.invalidQuantity, "This receipt already has \(Self.maxCounts) counts; confirm or discard it first.",
                                      context: ["po_number": order.poNumber])
             }
+            if let serial = trace.serial,
+               let earlier = try Int.fetchOne(db, sql: "SELECT line_no FROM receiving_receipt_counts WHERE po_number = ? AND serial = ?",
+                                              arguments: [order.poNumber, serial]) {
+                throw ReceivingError(.alreadyCounted, "Serial \(ReceivingClient.printable(serial)) was already counted on line \(earlier); it was not counted again.",
+                                     context: ["po_number": order.poNumber, "line_no": String(earlier)])
+            }
+            // A serial is one item; otherwise the code's own count, else the line's pack size.
+            let amount = trace.serial != nil ? 1 : try quantity ?? Self.packSize(line)
             let before = try Double?.fetchOne(db, sql: "SELECT received FROM receiving_receipt_lines WHERE po_number = ? AND line_no = ?",
                                               arguments: [order.poNumber, line.lineNo]) ?? nil
-            let total = (before ?? 0) + quantity
-            counted = (line, total)
+            let total = (before ?? 0) + amount
+            counted = (line, total, amount)
             try db.execute(sql: """
                 INSERT INTO receiving_receipt_lines (po_number, line_no, received) VALUES (?, ?, ?)
                 ON CONFLICT (po_number, line_no) DO UPDATE SET received = excluded.received
                 """, arguments: [order.poNumber, line.lineNo, total])
             try db.execute(sql: """
-                INSERT INTO receiving_receipt_counts (po_number, line_no, quantity, before, code, source, counted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [order.poNumber, line.lineNo, quantity, before, String(code.prefix(200)), String(source.prefix(64)), now])
+                INSERT INTO receiving_receipt_counts (po_number, line_no, quantity, before, code, source, counted_at, lot, expiry, serial)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [order.poNumber, line.lineNo, amount, before, String(code.prefix(200)), String(source.prefix(64)), now,
+                                 trace.lot, trace.expiry, trace.serial])
         }
-        guard let receipt, let (line, total) = counted else {
+        guard let receipt, let (line, total, amount) = counted else {
             throw ReceivingError(.notOnOrder, "\(ReceivingClient.printable(String(code.prefix(40)))) is not on \(order.poNumber); it was not counted.",
                                  context: ["po_number": order.poNumber])
         }
         let outstanding = max(line.ordered - line.received, 0)
         let flagged = receipt.line(line.lineNo)?.discrepancy == .excess
-        return Counted(receipt: receipt, lineNo: line.lineNo, quantity: quantity, total: total, outstanding: outstanding,
+        return Counted(receipt: receipt, lineNo: line.lineNo, quantity: amount, total: total, outstanding: outstanding,
                        needsExcessFlag: total > outstanding && !flagged)
+    }
+
+    private static func check(_ quantity: Double, what: String) throws(ReceivingError) {
+        guard quantity.isFinite, quantity > 0, quantity <= 1_000_000 else {
+            throw ReceivingError(.invalidQuantity, "\(what) 1 to 1000000 items (\(quantity.isFinite ? GRNValidator.text(quantity) : "not a number") given).")
+        }
+    }
+
+    /// What one scan of the line's item counts: the pack size the order declares (from the
+    /// backend, so checked like any input), else one.
+    private static func packSize(_ line: PurchaseOrderLine) throws(ReceivingError) -> Double {
+        guard let size = line.packSize else { return 1 }
+        try check(size, what: "Line \(line.lineNo)'s pack size must be")
+        return size
+    }
+
+    /// GS1 data as the receipt keeps it: lot and serial 1-20 characters (GS1's own limit; the
+    /// parser enforces it, this guards other callers), expiry a `YYYY-MM-DD` date; a serial with a
+    /// count is refused (a serial names one item).
+    private static func checked(_ trace: Trace, quantity: Double?) throws(ReceivingError) -> Trace {
+        for text in [trace.lot, trace.serial].compactMap({ $0 }) where text.isEmpty || text.count > GRNLine.Tracking.maxText {
+            throw ReceivingError(.invalidInput, "A lot or serial number is 1 to \(GRNLine.Tracking.maxText) characters; this label's is not.")
+        }
+        if let expiry = trace.expiry {
+            let bytes = Array(expiry.utf8)
+            let shape = bytes.count == 10 && bytes.enumerated().allSatisfy { index, byte in
+                index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
+            guard shape else { throw ReceivingError(.invalidInput, "The expiry date \(ReceivingClient.printable(String(expiry.prefix(20)))) is not YYYY-MM-DD.") }
+        }
+        if let serial = trace.serial, let quantity, quantity != 1 {
+            throw ReceivingError(.invalidQuantity, "The label carries serial \(ReceivingClient.printable(serial)) and a count of \(GRNValidator.text(quantity)); a serial names one item, so it was not counted.")
+        }
+        return trace
     }
 
     /// Takes back the newest count: its line returns to what it was before that count, or loses
@@ -250,20 +315,36 @@ public struct ReceiptStore: Sendable {
 
     static func read(_ db: Database, _ poNumber: String) throws -> Receipt? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM receiving_receipts WHERE po_number = ?", arguments: [poNumber]) else { return nil }
+        let tracking = try Self.tracking(db, poNumber)
         let lines = try Row.fetchAll(db, sql: "SELECT * FROM receiving_receipt_lines WHERE po_number = ? ORDER BY line_no", arguments: [poNumber]).map { line in
             Receipt.Line(lineNo: line["line_no"], received: line["received"], discrepancy: (line["discrepancy"] as String?).flatMap(GRNLine.Discrepancy.init),
-                         note: line["note"])
+                         note: line["note"], tracking: tracking[line["line_no"]])
         }
         let counts = try Row.fetchAll(db, sql: "SELECT * FROM receiving_receipt_counts WHERE po_number = ? ORDER BY id DESC LIMIT ?",
                                       arguments: [poNumber, countsShown]).map { count in
             Receipt.Count(id: count["id"], lineNo: count["line_no"], quantity: count["quantity"], code: count["code"], source: count["source"],
-                          countedAt: count["counted_at"])
+                          countedAt: count["counted_at"], lot: count["lot"], expiry: count["expiry"], serial: count["serial"])
         }
         let photos = try Row.fetchAll(db, sql: "SELECT * FROM receiving_receipt_photos WHERE po_number = ? ORDER BY taken_at, sha256", arguments: [poNumber]).map { photo in
             StoredPhoto(sha256: photo["sha256"], bytes: photo["bytes"], width: photo["width"], height: photo["height"])
         }
         return Receipt(poNumber: poNumber, startedAt: row["started_at"], updatedAt: row["updated_at"], revision: row["revision"], lines: lines, counts: counts,
                        photos: photos)
+    }
+
+    /// Per line, the quantities counted with each lot, expiry and serial (RCV-10), over every
+    /// count of the receipt (not only those a document shows), in the order first scanned.
+    static func tracking(_ db: Database, _ poNumber: String) throws -> [Int: [GRNLine.Tracking]] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT line_no, lot, expiry, serial, SUM(quantity) AS quantity FROM receiving_receipt_counts
+            WHERE po_number = ? AND (lot IS NOT NULL OR expiry IS NOT NULL OR serial IS NOT NULL)
+            GROUP BY line_no, lot, expiry, serial ORDER BY MIN(id)
+            """, arguments: [poNumber])
+        var byLine: [Int: [GRNLine.Tracking]] = [:]
+        for row in rows {
+            byLine[row["line_no"], default: []].append(GRNLine.Tracking(lot: row["lot"], expiry: row["expiry"], serial: row["serial"], quantity: row["quantity"]))
+        }
+        return byLine
     }
 
     /// The order line a scanned code counts on: the item code as the order has it (a material

@@ -121,29 +121,34 @@ public struct ReceivingDock: Sendable {
         guard images.count + stored.count <= Self.maxPhotos else {
             throw ReceivingError(.photoFailed, "A GRN takes at most \(Self.maxPhotos) photos (\(images.count + stored.count) given).")
         }
+        // Checked here too (and again in the transaction, as committed), so a draft refused for
+        // its GS1 data leaves no photo file behind either.
+        _ = try Self.traced(draft.lines, tracking: try receipts.tracking(order.poNumber))
         // Written only once the draft is valid, so a refused draft leaves no file behind.
         var written: [StoredPhoto] = stored
         for image in images { written.append(try photos.write(image)) }
         let taken = written
         let at = now
-        let request = GRNConfirmRequest(poNumber: order.poNumber, confirmedAt: LocalTimestamp.string(epochSeconds: at),
-                                        lines: draft.lines.sorted { $0.lineNo < $1.lineNo },
-                                        photos: taken.map { GRNPhoto(sha256: $0.sha256) })
-        let payload: [UInt8]
-        do {
-            payload = try ContractCoding.encode(request)
-        } catch {
-            throw ReceivingError(.invalidQuantity, "The GRN for \(order.poNumber) could not be encoded.")
-        }
         let offline = { if case .cached = lookup { true } else { false } }()
-        let key: String
+        let confirmed: (key: String, request: GRNConfirmRequest)
         do {
-            key = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+            confirmed = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+                // The GS1 data comes from the receipt's counts as committed (RCV-10), read in the
+                // transaction that ends the receipt, never from the screen's copy.
+                let lines = try Self.traced(draft.lines, tracking: try ReceiptStore.tracking(db, order.poNumber))
                 try ReceiptStore.close(db, order.poNumber, revision: receiptRevision)
+                let request = GRNConfirmRequest(poNumber: order.poNumber, confirmedAt: LocalTimestamp.string(epochSeconds: at), lines: lines,
+                                                photos: taken.map { GRNPhoto(sha256: $0.sha256) })
+                let payload: [UInt8]
+                do {
+                    payload = try ContractCoding.encode(request)
+                } catch {
+                    throw ReceivingError(.invalidQuantity, "The GRN for \(order.poNumber) could not be encoded.")
+                }
                 for photo in taken { try photos.record(db, photo, now: at) }
                 let entry = try outbox.enqueue(db, stream: GRNLedger.stream(order.poNumber), kind: GRNLedger.kind, payload: payload, now: at)
                 try ledger.insert(db, key: entry.idempotencyKey, request: request, orderBefore: order, offline: offline, photos: taken, now: at)
-                return entry.idempotencyKey
+                return (entry.idempotencyKey, request)
             }
         } catch let error as ReceivingError {
             throw error
@@ -152,7 +157,30 @@ public struct ReceivingDock: Sendable {
         } catch {
             throw ReceivingError(.storeFailed, "The GRN could not be queued.", context: ["po_number": order.poNumber, "error": String(describing: error)])
         }
+        let (key, request) = confirmed
         return GRNConfirmation(idempotencyKey: key, request: request, lookup: lookup, suggestions: validation.suggestions, photos: taken)
+    }
+
+    /// The draft's lines, sorted, with the receipt's GS1 data (RCV-10). A line whose scanned,
+    /// traced items are more than its quantity is refused (the operator typed over the counts):
+    /// the backend would be told of lots that did not arrive.
+    static func traced(_ lines: [GRNLine], tracking: [Int: [GRNLine.Tracking]]) throws(ReceivingError) -> [GRNLine] {
+        var result = lines.sorted { $0.lineNo < $1.lineNo }
+        for index in result.indices {
+            let traced = tracking[result[index].lineNo]
+            result[index].tracking = traced
+            let total = traced?.reduce(0) { $0 + $1.quantity } ?? 0
+            if total > result[index].received + 1e-9 {
+                throw ReceivingError(.invalidQuantity, "Line \(result[index].lineNo): \(GRNValidator.text(total)) were scanned with a lot, expiry or serial but \(GRNValidator.text(result[index].received)) is entered; undo the extra counts or correct the quantity.",
+                                     context: ["line_no": String(result[index].lineNo)])
+            }
+        }
+        let entered = Set(result.map(\.lineNo))
+        if let missing = tracking.keys.sorted().first(where: { !entered.contains($0) }) {
+            throw ReceivingError(.invalidQuantity, "Line \(missing) has items scanned with a lot, expiry or serial but no quantity; enter it or undo those counts.",
+                                 context: ["line_no": String(missing)])
+        }
+        return result
     }
 
     /// Decision: up to 10 photos per GRN, each at most 4 MiB: evidence, not an album.
@@ -246,11 +274,11 @@ public struct ReceivingDock: Sendable {
     /// counts as its GTIN, and as many items as its (30) VAR. COUNT or (37) COUNT says (nil: one
     /// scan, one item); any other label, and invalid GS1 data (refused then as not on the
     /// order, by what was read), as itself.
-    public func countedItem(_ text: String, className: String) -> (code: String, quantity: Double?) {
-        guard className == BuiltInPayloadClass.product.rawValue else { return (text, nil) }
+    public func countedItem(_ text: String, className: String) -> (code: String, quantity: Double?, trace: ReceiptStore.Trace) {
+        guard className == BuiltInPayloadClass.product.rawValue else { return (text, nil, .none) }
         let (result, ean) = productLabel(text)
-        guard !ean, result.valid, let gs1 = result.gs1, let gtin = gs1.gtin ?? gs1.contentGTIN else { return (text, nil) }
-        return (gtin, gs1.count.map(Double.init))
+        guard !ean, result.valid, let gs1 = result.gs1, let gtin = gs1.gtin ?? gs1.contentGTIN else { return (text, nil, .none) }
+        return (gtin, gs1.count.map(Double.init), ReceiptStore.Trace(lot: gs1.lot, expiry: gs1.expiry?.iso, serial: gs1.serial))
     }
 
     /// Verifies the check digit first (a misread never reaches the backend), then asks. `text`

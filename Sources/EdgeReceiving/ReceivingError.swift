@@ -32,4 +32,7 @@ public enum ReceivingErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The receipt changed (another screen) or was confirmed or discarded since the screen read
     /// it (RCV-8): nothing was done; the screen shows the receipt as it is now.
     case receiptChanged = "receipt-changed"
+    /// A serial number already counted on this receipt (RCV-10): one serial is one item, so a
+    /// second scan of it is the same item again and is not counted.
+    case alreadyCounted = "already-counted"
 }

@@ -60,6 +60,17 @@ public enum ReceivingSchema {
             """)
     }
 
+    /// RCV-10: the GS1 data a count was scanned with (batch/lot, expiry as an ISO date, serial),
+    /// added after "receiving-receipts" shipped on stations.
+    public static let receiptTracking = SchemaMigration("receiving-receipt-tracking") { db in
+        try db.execute(sql: """
+            ALTER TABLE receiving_receipt_counts ADD COLUMN lot TEXT;
+            ALTER TABLE receiving_receipt_counts ADD COLUMN expiry TEXT;
+            ALTER TABLE receiving_receipt_counts ADD COLUMN serial TEXT;
+            CREATE INDEX receiving_receipt_counts_serial ON receiving_receipt_counts(po_number, serial) WHERE serial IS NOT NULL;
+            """)
+    }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             -- RCV-1: orders as last fetched (lookup or pulled change), for offline use. payload is

@@ -42,7 +42,7 @@ extension StandinBackend {
         case ("POST", StandinControlPath.orders):
             let order = try decodeBody(PurchaseOrder.self, request)
             guard order.lines.count <= 999 else { return .error(400, .invalidRequest, "An order has at most 999 lines") }
-            state.withLock { $0.purchaseOrders[order.poNumber] = order }
+            putPurchaseOrder(order)
             return .json(200, order)
         case ("GET", StandinControlPath.fcmFaults):
             return .json(200, fcm.faults)

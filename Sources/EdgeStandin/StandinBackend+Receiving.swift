@@ -72,6 +72,7 @@ extension StandinBackend {
             return (.error(409, .conflict, "\(order.poNumber) was already received", details: Self.json(details)), false)
         }
         var seen = Set<Int>()
+        var serials = Set<String>()
         for line in grn.lines {
             guard let index = order.lines.firstIndex(where: { $0.lineNo == line.lineNo }) else {
                 return (.error(422, .invalidRequest, "\(grn.poNumber) has no line \(line.lineNo)", details: .object(["line_no": .integer(Int64(line.lineNo))])), false)
@@ -81,6 +82,9 @@ extension StandinBackend {
             }
             guard line.received.isFinite, line.received >= 0 else {
                 return (.error(422, .invalidRequest, "Line \(line.lineNo): the received quantity must not be negative", details: .object(["line_no": .integer(Int64(line.lineNo))])), false)
+            }
+            if let problem = Self.trackingProblem(line, serials: &serials) {
+                return (.error(422, .invalidRequest, "Line \(line.lineNo): \(problem)", details: .object(["line_no": .integer(Int64(line.lineNo))])), false)
             }
             let outstanding = max(order.lines[index].ordered - order.lines[index].received, 0)
             if line.received > outstanding, line.discrepancy != .excess {
@@ -107,6 +111,40 @@ extension StandinBackend {
         state.grns[grnID] = grn
         appendChange(stream: "po:\(order.poNumber)", kind: "PO_UPDATED", payload: Self.json(order), changedAt: order.updatedAt, in: &state)
         return (.json(200, GRNConfirmResponse(grnID: grnID, poNumber: order.poNumber)), true)
+    }
+
+    /// What is wrong with a line's GS1 data (RCV-10), as a backend would refuse it: quantities
+    /// above zero adding up to at most what was received, lot and serial 1-20 characters, an
+    /// expiry that is a calendar date, one item per serial, no serial twice in one GRN.
+    static func trackingProblem(_ line: GRNLine, serials: inout Set<String>) -> String? {
+        guard let tracking = line.tracking else { return nil }
+        guard tracking.count <= 1000 else { return "more than 1000 tracking entries" }
+        var total = 0.0
+        for entry in tracking {
+            guard entry.quantity.isFinite, entry.quantity > 0 else { return "a tracking quantity must be more than 0" }
+            total += entry.quantity
+            for text in [entry.lot, entry.serial].compactMap({ $0 }) where text.isEmpty || text.count > GRNLine.Tracking.maxText {
+                return "a lot or serial must be 1 to \(GRNLine.Tracking.maxText) characters"
+            }
+            if let expiry = entry.expiry, !Self.isCalendarDate(expiry) { return "expiry \(expiry) is not a date (YYYY-MM-DD)" }
+            if let serial = entry.serial {
+                guard entry.quantity == 1 else { return "serial \(serial) names one item, not \(Self.quantity(entry.quantity))" }
+                guard serials.insert(serial).inserted else { return "serial \(serial) appears twice" }
+            }
+        }
+        guard total <= line.received + 1e-9 else {
+            return "\(Self.quantity(total)) items carry tracking data but \(Self.quantity(line.received)) were received"
+        }
+        return nil
+    }
+
+    static func isCalendarDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 
     /// The RCV-3 sentence: what the server has, line by line.

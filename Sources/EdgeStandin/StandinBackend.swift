@@ -225,6 +225,16 @@ public final class StandinBackend: Sendable {
         state.withLock { $0.purchaseOrders[number] }
     }
 
+    /// Adds or replaces an order (as `POST /_standin/orders` does).
+    public func putPurchaseOrder(_ order: PurchaseOrder) {
+        state.withLock { $0.purchaseOrders[order.poNumber] = order }
+    }
+
+    /// The GRNs applied, oldest first.
+    public var appliedGRNs: [GRNConfirmRequest] {
+        state.withLock { state in state.grns.sorted { $0.key < $1.key }.map(\.value) }
+    }
+
     public var changes: [SyncChange] {
         state.withLock { $0.changes }
     }

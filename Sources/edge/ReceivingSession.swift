@@ -49,7 +49,7 @@ struct ReceivingSession {
         switch code {
         case .notFound: 3
         case .notAvailableOffline: offline
-        case .invalidInput, .invalidQuantity, .photoFailed, .badCheckDigit, .wrongTenant, .notOnOrder, .receiptChanged: 4
+        case .invalidInput, .invalidQuantity, .photoFailed, .badCheckDigit, .wrongTenant, .notOnOrder, .receiptChanged, .alreadyCounted: 4
         case .notConfigured, .storeFailed, .unauthorized: 2
         case .invalidAnswer: fallback
         }

@@ -273,6 +273,18 @@ def dock_scan_to_count(t):
     item_scan(page, PRODUCT)
     t.soft("the second screen follows the count", lambda: expect(other.locator("#received-2")).to_have_value("3", timeout=10_000), other, "#lookup")
 
+    # A GS1 label (RCV-10): its lot and expiry are said and shown under the line, on every screen.
+    item_scan(page, "(01)0" + PRODUCT + "(10)L-7(17)270300")
+    t.soft("a GS1 label counts on its GTIN's line", lambda: expect(page.locator("#received-2")).to_have_value("4", timeout=10_000), page, "#lookup")
+    t.soft("the notice says the lot and expiry", lambda: expect(page.locator("#dock-notice")).to_contain_text("Lot L-7, expires 2027-03-31."),
+           page, "#dock-notice")
+    t.soft("the second screen shows the line's lot", lambda: expect(other.locator("#tracking-2")).to_have_text("lot L-7, expires 2027-03-31 ×1",
+                                                                                                              timeout=10_000), other, "#lookup")
+    t.shot(page, "dock-gs1-lot")
+    page.locator("#undo-count").click()
+    t.soft("undo takes the GS1 count and its lot back", lambda: expect(page.locator("#tracking-2")).to_have_text("", timeout=10_000), page, "#lookup")
+    expect(page.locator("#received-2")).to_have_value("3", timeout=10_000)
+
     page.locator("#undo-count").click()
     t.soft("undo takes the last count back", lambda: expect(page.locator("#received-2")).to_have_value("2", timeout=10_000), page, "#lookup")
 

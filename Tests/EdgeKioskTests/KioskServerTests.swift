@@ -450,6 +450,22 @@ import Testing
         }
     }
 
+    /// Three wedge scans of line 2's GTIN with GS1 data: a lot with its expiry, a serial, the
+    /// same serial again (refused).
+    static func scanGS1Labels(_ station: Station, token: String) async throws {
+        for (text, kind) in [("(01)04006381333931(10)L-7(17)270300", "counted"), ("(01)04006381333931(21)S-1", "counted"),
+                             ("(01)04006381333931(21)S-1", "already-counted")] {
+            let (status, _, data) = try await station.post("/api/v1/dock/scans", json: #"{"text": "\#(text)"}"#, token: token)
+            let seen = try object(data)["kind"] as? String
+            #expect(status == 200 && seen == kind, "\(text): \(String(decoding: data, as: UTF8.self))")
+            try PythonCheck.validate(json: data, openAPIComponent: "DockScanAnswer", document: "models/kiosk-api.openapi.json")
+        }
+        // The page shows the line's lots and serials under its item. (Checked here, not in the
+        // caller's long closure: there this expression crashes Swift 6.3.1's SendNonSendable pass.)
+        let page = String(decoding: try await station.get("/dock").2, as: UTF8.self)
+        #expect(page.contains("<span class=\"tracking\" id=\"tracking-2\">lot L-7, expires 2027-03-31 \u{D7}1; serial S-1</span>"))
+    }
+
     /// RCV-8, RCV-9 through the kiosk: the camera counts an item once per appearance on the order
     /// it opened, the wedge counts every scan, an item not on the order is refused by name and the
     /// order stays, another order's label asks first, a typed line is kept, every screen hears
@@ -511,6 +527,9 @@ import Testing
             (status, _, _) = try await station.post(receiptPath + "/undo", json: "{}", token: token)
             #expect(status == 200)
             #expect(try await quantity(line: 2) == 1)
+            // GS1 labels from the wedge (RCV-10): the lot and expiry kept; a serial counts once.
+            try await Self.scanGS1Labels(station, token: token)
+            #expect(try await quantity(line: 2) == 3)
 
             // Every screen heard the receipt and the notices; each is the shape its schema documents.
             try await eventually("receipt and notice events") { received().contains("event: receipt") && received().contains("event: notice") }
@@ -525,9 +544,11 @@ import Testing
             // Confirmed once, at the revision the screen saw; the second press is refused.
             let current = try #require(try await receipt())
             let currentRevision = try #require(current["revision"] as? Int)
-            let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "1"}, {"line_no": 2, "received": "1"}, {"line_no": 3, "received": "10.5", "discrepancy": "short", "note": "one drum dented"}], "receipt_revision": \#(currentRevision)}"#
+            let grn = #"{"po_number": "\#(DemoData.openOrder)", "lines": [{"line_no": 1, "received": "1"}, {"line_no": 2, "received": "3"}, {"line_no": 3, "received": "10.5", "discrepancy": "short", "note": "one drum dented"}], "receipt_revision": \#(currentRevision)}"#
             (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
             #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+            try PythonCheck.validate(json: data, openAPIComponent: "GRNConfirmation", document: "models/kiosk-api.openapi.json")
+            #expect(String(decoding: data, as: UTF8.self).contains(#""tracking":[{"expiry":"2027-03-31","lot":"L-7","quantity":1},{"quantity":1,"serial":"S-1"}]"#))
             #expect(try await receipt() == nil)
             (status, _, data) = try await station.post("/api/v1/dock/grns", json: grn, token: token)
             #expect(status == 409 && Self.errorCode(data) == "receipt-changed")

@@ -81,4 +81,30 @@ final class StandinGRNTests: StandinTestCase {
         let unknown = try await client.post(APIPath.grnConfirm, grn("PO-2026-09999", [GRNLine(lineNo: 1, received: 1)]), idempotencyKey: UUID().uuidString).response()
         XCTAssertEqual(unknown.status, 404)
     }
+
+    /// RCV-10: the GS1 data on a line is checked as a backend would check it.
+    func testTrackingIsValidated() async throws {
+        typealias T = GRNLine.Tracking
+        let cases: [(String, [T])] = [
+            ("more traced than received", [T(lot: "L1", quantity: 3), T(lot: "L2", quantity: 3)]),
+            ("a quantity of 0", [T(lot: "L1", quantity: 0)]),
+            ("a serial for two", [T(serial: "S1", quantity: 2)]),
+            ("a serial twice", [T(serial: "S1", quantity: 1), T(serial: "S1", quantity: 1)]),
+            ("a lot of 21 characters", [T(lot: String(repeating: "L", count: 21), quantity: 1)]),
+            ("an empty serial", [T(serial: "", quantity: 1)]),
+            ("the 31st of April", [T(expiry: "2027-04-31", quantity: 1)]),
+            ("not ISO", [T(expiry: "31.03.2027", quantity: 1)]),
+        ]
+        for (name, tracking) in cases {
+            let answer = try await client.post(APIPath.grnConfirm, grn(DemoData.openOrder, [GRNLine(lineNo: 2, received: 5, tracking: tracking)]),
+                                               idempotencyKey: UUID().uuidString).response()
+            XCTAssertEqual(answer.status, 422, name)
+            XCTAssertEqual(answer.errorCode, "INVALID_REQUEST", name)
+        }
+        XCTAssertEqual(standin.backend.purchaseOrder(DemoData.openOrder)?.lines[1].received, 0)
+        let lines = [GRNLine(lineNo: 2, received: 5, tracking: [T(lot: "L1", expiry: "2028-02-29", quantity: 3), T(serial: "S1", quantity: 1)])]
+        let good = try await client.post(APIPath.grnConfirm, grn(DemoData.openOrder, lines), idempotencyKey: UUID().uuidString).response()
+        XCTAssertEqual(good.status, 200)
+        XCTAssertEqual(standin.backend.appliedGRNs.last?.lines, lines)
+    }
 }

@@ -393,9 +393,12 @@
         const field = form.elements[prefix + row.dataset.line];
         if (field && field !== document.activeElement && !lineTimers.has(row.dataset.line)) field.value = value;
       }
+      const tracking = $('#tracking-' + row.dataset.line);
+      if (tracking) tracking.textContent = trackingText(line.tracking || []);
     }
     const last = receipt.counts[0];
-    $('#last-count').textContent = last ? 'Last count: line ' + last.line_no + ', +' + last.quantity + ' (' + last.code + ')' : '';
+    const trace = last ? trackingText([last]) : '';
+    $('#last-count').textContent = last ? 'Last count: line ' + last.line_no + ', +' + last.quantity + ' (' + last.code + (trace ? '; ' + trace : '') + ')' : '';
     $('#undo-count').hidden = !last;
     $('#discard-receipt').hidden = false;
     // A photo taken or removed on another screen.
@@ -406,6 +409,18 @@
       flash(form.querySelector('tr[data-line="' + last.line_no + '"]'));
       form.dataset.lastCount = String(last.id);
     }
+  }
+
+  // A line's GS1 data (RCV-10) as KioskPages.tracking writes it: `lot L-7, expires 2027-03-31 ×7; serial S-1`.
+  function trackingText(entries) {
+    return entries.map((entry) => {
+      const parts = [];
+      if (entry.lot) parts.push('lot ' + entry.lot);
+      if (entry.serial) parts.push('serial ' + entry.serial);
+      if (entry.expiry) parts.push('expires ' + entry.expiry);
+      if (!parts.length) return '';
+      return parts.join(', ') + (entry.serial && Number(entry.quantity) === 1 ? '' : ' ×' + entry.quantity);
+    }).filter((text) => text).join('; ');
   }
 
   function flash(row) {
