@@ -102,7 +102,7 @@ struct KioskPages: Sendable {
                     return ["lineNo": line.lineNo, "item": KioskPages.shown(line.item), "description": KioskPages.shown(line.description),
                             "ordered": GRNValidator.text(line.ordered), "alreadyReceived": GRNValidator.text(line.received),
                             "outstanding": GRNValidator.text(line.outstanding), "unit": KioskPages.shown(line.unit),
-                            "pack": pack, "tracking": tracking,
+                            "pack": pack, "hasPack": !pack.isEmpty, "tracking": tracking,
                             "received": entered?.received.map(GRNValidator.text) ?? "", "note": KioskPages.shown(entered?.note ?? ""),
                             "flagShort": entered?.discrepancy == .short, "flagExcess": entered?.discrepancy == .excess,
                             "flagDamaged": entered?.discrepancy == .damaged]

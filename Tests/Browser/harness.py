@@ -189,11 +189,15 @@ class Station:
             "ui": {"listen": listen},
         }
         self.write_config()
-        # The vault where `edge run` has it (EDGE_STATE_DIR): keys beside the state directory.
-        put = subprocess.run([self.edge, "vault", "put", "sync.token", "--backend", "keyfile"],
-                             input=standin.token.encode(), env=self.env, capture_output=True, cwd=self.dir, timeout=60)
+        self.put_secret("sync.token", standin.token)
+
+    def put_secret(self, name, value):
+        """`edge vault put NAME` with the value on standard input (never argv), into the vault
+        where `edge run` has it (EDGE_STATE_DIR): keys beside the state directory."""
+        put = subprocess.run([self.edge, "vault", "put", name, "--backend", "keyfile"],
+                             input=value.encode(), env=self.env, capture_output=True, cwd=self.dir, timeout=60)
         if put.returncode != 0:
-            raise Failure(f"edge vault put sync.token failed ({put.returncode}): {put.stderr.decode(errors='replace')}")
+            raise Failure(f"edge vault put {name} failed ({put.returncode}): {put.stderr.decode(errors='replace')}")
 
     def write_config(self):
         with open(self.config_path, "w") as handle:
@@ -241,7 +245,8 @@ class Station:
                                   timeout=60, interval=0.2, detail=lambda: tail(self.log_path))
         self.address = re.sub(r"^https?://", "", self.address).rstrip("/")
         self.url = "http://" + self.address
-        wait_until("the UI to answer GET /api/v1/session", lambda: http("GET", self.url + "/api/v1/session")[0] == 200,
+        # 200, or 401 while a PIN is required (`ui.require_pin`): either way the kiosk answers.
+        wait_until("the UI to answer GET /api/v1/session", lambda: http("GET", self.url + "/api/v1/session")[0] in (200, 401),
                    timeout=20, detail=lambda: tail(self.log_path))
         return self.url
 

@@ -236,6 +236,7 @@ def dock_scan_to_count(t):
     t.soft("a count sounds the counted tone", lambda: expect(page.locator("body")).to_have_attribute("data-last-tone", "counted"), page, "body")
     item_scan(page, PRODUCT)
     expect(page.locator("#received-2")).to_have_value("2", timeout=10_000)
+    t.shot(page, "dock-counting")
 
     item_scan(page, "MAT-XX-0001")
     t.soft("an item not on the order is refused by name", lambda: expect(page.locator("#dock-notice")).to_contain_text("MAT-XX-0001 is not on " + OPEN_PO),
@@ -243,7 +244,7 @@ def dock_scan_to_count(t):
     expect(page.locator("#dock-notice")).to_have_attribute("data-kind", "not-on-order")
     t.soft("a refusal sounds the refused tone", lambda: expect(page.locator("body")).to_have_attribute("data-last-tone", "refused"), page, "body")
     t.soft("the order stays open", lambda: expect(page.locator("#order h2")).to_contain_text(OPEN_PO), page, "#lookup")
-    t.shot(page, "dock-counting")
+    t.shot(page, "dock-refused")
 
     # A typed quantity on line 3 is saved by the station as it is typed.
     page.get_by_label("Received, line 3", exact=True).fill("7.5")
@@ -287,6 +288,18 @@ def dock_scan_to_count(t):
 
     page.locator("#undo-count").click()
     t.soft("undo takes the last count back", lambda: expect(page.locator("#received-2")).to_have_value("2", timeout=10_000), page, "#lookup")
+
+    # Past what is outstanding: the count is kept and the excess flag asked for.
+    page.get_by_label("Received, line 2", exact=True).fill("50")
+    wait_until("the station keeps line 2 at 50", lambda: any(
+        line.get("line_no") == 2 and line.get("received") == 50
+        for line in (http_json("GET", receipt_url, expect=(200, 404)) or {}).get("lines", [])), timeout=10)
+    page.locator("#scan-input").focus()
+    item_scan(page, PRODUCT)
+    t.soft("a count past outstanding asks for the excess flag",
+           lambda: expect(page.locator("#dock-notice")).to_have_attribute("data-kind", "excess", timeout=10_000), page, "#dock-notice")
+    expect(page.locator("#dock-notice")).to_contain_text("flag the line excess")
+    t.shot(page, "dock-excess")
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#discard-receipt").click()
@@ -379,10 +392,13 @@ def dock_cards(t):
            lambda: expect(page.locator("#vendor-card")).to_contain_text("Jana Weber"), page, "#vendor-card")
     t.soft("the vendor card shows the recent orders (RCV-4)", lambda: expect(page.locator("#vendor-card")).to_contain_text(OPEN_PO),
            page, "#vendor-card")
+    t.shot(page, "dock-vendor")
     wedge_scan(page, MATERIAL)
     t.check_html("the material card", lambda: expect(page.locator("#material-card")).to_contain_text("Steel bracket 40x40 mm"), page, "#lookup")
+    t.shot(page, "dock-material")
     wedge_scan(page, PRODUCT)
     t.check_html("the product card", lambda: expect(page.locator("#product-card")).to_contain_text("Fineliner pen"), page, "#lookup")
+    t.shot(page, "dock-product")
     wedge_scan(page, "PO-2026-99999")
     t.check_html("#lookup-error for an unknown PO", lambda: expect(page.locator("#lookup-error")).to_be_visible(), page, "#lookup")
 
@@ -587,13 +603,14 @@ def clinic_flow(t):
     expect(article).to_contain_text("AB-***-*****")
     expect(article.locator("ol.history li").first).to_be_attached()
     no_code_anywhere(t, page, [LINKING_CODE])
-    t.shot(page, "clinic-enrolled")
+    t.shot(page, "clinic-pending")
 
     # Study Start approved by the investigator; "Check status" sees it.
     standin.control("POST", "/_standin/approve", {"enrollment_id": "enr-ab-0001"})
     article.locator('[data-action="check"]').click()
     t.check_html("ENROLLED after the approval", lambda: expect(article).to_have_attribute("data-state", "ENROLLED", timeout=20_000), page, "#enrollments")
     t.soft("the history shows the approval", lambda: expect(article.locator("ol.history li")).to_have_count(3), page, "#enrollments")
+    t.shot(page, "clinic-enrolled")
     t.soft("the enrollment's card came as a live message (GET /clinic once)",
            lambda: expect_equal(page_reads(t, page, "/clinic"), 1, "GET /clinic requests"), page, "#enrollments")
 
@@ -602,6 +619,7 @@ def clinic_flow(t):
     article.locator('[data-action="check"]').click()
     t.check_html("NOT_PARTICIPATING after the revocation",
                  lambda: expect(article).to_have_attribute("data-state", "NOT_PARTICIPATING", timeout=20_000), page, "#enrollments")
+    t.shot(page, "clinic-revoked")
 
     # Re-enrollment: the button fills the form's hidden field and focuses the code field.
     article_id = article.get_attribute("data-id")
@@ -802,6 +820,28 @@ def status_and_empty_dock(t):
     t.shot(page, "status")
     page.goto(station.url + "/")
     t.soft("/ redirects to /dock for role both", lambda: expect(page).to_have_url(re.compile(r"/dock$")), page, "body")
+
+
+def kiosk_login(t):
+    """UI-8: with `ui.require_pin` every page waits for the operator's PIN: /dock sends the browser
+    to /login; a wrong PIN is refused aloud and opens nothing; the right one opens the kiosk."""
+    standin = t.standin()
+    station = t.station(standin, "login", role="dock")
+    station.config["ui"]["require_pin"] = True
+    station.write_config()
+    station.put_secret("ui.pin", "482916")
+    station.start()
+    page = t.page(station, "/dock")
+    t.check_html("/dock asks for the PIN first", lambda: expect(page).to_have_url(re.compile(r"/login$"), timeout=10_000), page, "body")
+    expect(page.locator("#pin-input")).to_be_focused()
+    t.shot(page, "login")
+    page.locator("#pin-input").fill("000000")
+    page.locator("#pin-input").press("Enter")
+    t.soft("a wrong PIN is refused aloud", lambda: expect(page.locator("#alert")).not_to_be_empty(timeout=10_000), page, "body")
+    expect(page).to_have_url(re.compile(r"/login$"))
+    page.locator("#pin-input").fill("482916")
+    page.locator("#pin-input").press("Enter")
+    t.check_html("the right PIN opens the dock", lambda: expect(page.locator("h1")).to_have_text("Receiving dock", timeout=10_000), page, "body")
 
 
 # ---------------------------------------------------------------- safety
@@ -1062,7 +1102,11 @@ SCENARIOS = [
     ("csrf", csrf_refusals),
     ("csp", csp_and_headers),
     ("live-update-after-restart", live_update_after_restart),
+    ("kiosk-login", kiosk_login),
 ]
 
-# The screens kept in docs/screenshots (--keep-screenshots): each in landscape and portrait.
-SCREENS = ["dock-empty", "dock-order", "dock-counting", "dock-result", "dock-conflict", "clinic-typing", "clinic-enrolled", "status"]
+# The screens kept in docs/screenshots (--keep-screenshots), each in landscape and portrait: every
+# screen of issue #29's list; the README shows the main ones.
+SCREENS = ["dock-empty", "dock-order", "dock-counting", "dock-gs1-lot", "dock-excess", "dock-refused", "dock-queued", "dock-result",
+           "dock-conflict", "dock-vendor", "dock-material", "dock-product", "clinic-typing", "clinic-cooldown", "clinic-pending",
+           "clinic-enrolled", "clinic-revoked", "status", "login"]

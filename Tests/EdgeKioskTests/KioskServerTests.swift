@@ -464,6 +464,7 @@ import Testing
         // caller's long closure: there this expression crashes Swift 6.3.1's SendNonSendable pass.)
         let page = String(decoding: try await station.get("/dock").2, as: UTF8.self)
         #expect(page.contains("<span class=\"tracking\" id=\"tracking-2\">lot L-7, expires 2027-03-31 \u{D7}1; serial S-1</span>"))
+        #expect(!page.contains("class=\"pack\""), "no line of this order declares a pack size")
     }
 
     /// RCV-8, RCV-9 through the kiosk: the camera counts an item once per appearance on the order
