@@ -19,8 +19,18 @@ public enum EnrollmentSchema {
     /// the enrollment and knows; the history says when the station recorded it.
     public static let holdKinds = SchemaMigration("v9") { db in try classifyHolds(db) }
 
+    /// Issue #30: each validation attempt also records when it was on the boot clock
+    /// (`BootInstant`), so ENR-7's window is measured on a clock that NTP or an operator cannot
+    /// step; rows from before (boot_id NULL) are measured on wall time.
+    public static let attemptBootTime = SchemaMigration("enrollment-attempt-boot-time") { db in
+        try db.execute(sql: """
+            ALTER TABLE enrollment_attempts ADD COLUMN boot_id TEXT;
+            ALTER TABLE enrollment_attempts ADD COLUMN boot_at REAL;
+            """)
+    }
+
     /// Every migration of enrollment, in order: what a process that links only enrollment passes.
-    public static let migrations = [migration, holdKinds]
+    public static let migrations = [migration, holdKinds, attemptBootTime]
 
     static func create(_ db: Database) throws {
         try db.execute(sql: """

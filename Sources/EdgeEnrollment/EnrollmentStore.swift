@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import EdgeStore
 import FoundationEssentials
 import GRDB
@@ -101,11 +102,16 @@ public final class EnrollmentStore: Sendable {
 
     /// Counts an attempt against the window, or refuses with the cooldown left when the window
     /// is full. One transaction, so two processes starting at once cannot both take the fifth.
-    func takeAttempt(now: Double, limit: Int, window: Double) throws(EnrollmentError) {
+    /// `boot`: the same moment on the boot clock, which measures the window (issue #30).
+    func takeAttempt(now: Double, boot: BootInstant, limit: Int, window: Double) throws(EnrollmentError) {
         let cooldown: Int? = try write { db -> Int? in
-            try db.execute(sql: "DELETE FROM enrollment_attempts WHERE at <= ?", arguments: [now - window])
-            if let cooldown = try Self.cooldown(db, now: now, limit: limit, window: window) { return cooldown }
-            try db.execute(sql: "INSERT INTO enrollment_attempts (at) VALUES (?)", arguments: [now])
+            let ages = try Self.ages(db, now: now, boot: boot)
+            let expired = ages.filter { $0.age >= window }.map(\.id)
+            if !expired.isEmpty {
+                try db.execute(sql: "DELETE FROM enrollment_attempts WHERE id IN (\(expired.map(String.init).joined(separator: ",")))")
+            }
+            if let cooldown = Self.cooldown(ages, limit: limit, window: window) { return cooldown }
+            try db.execute(sql: "INSERT INTO enrollment_attempts (at, boot_id, boot_at) VALUES (?, ?, ?)", arguments: [now, boot.bootID, boot.seconds])
             return nil
         }
         if let cooldown { throw EnrollmentError.rateLimited(retryAfter: cooldown) }
@@ -113,16 +119,32 @@ public final class EnrollmentStore: Sendable {
 
     /// Seconds until the window has room for another attempt, or nil when it has room now: what
     /// a screen opened in the middle of a cooldown shows. Counts nothing.
-    func attemptCooldown(now: Double, limit: Int, window: Double) throws(EnrollmentError) -> Int? {
-        try read { db in try Self.cooldown(db, now: now, limit: limit, window: window) }
+    func attemptCooldown(now: Double, boot: BootInstant, limit: Int, window: Double) throws(EnrollmentError) -> Int? {
+        try read { db in Self.cooldown(try Self.ages(db, now: now, boot: boot), limit: limit, window: window) }
+    }
+
+    /// Every attempt's age in seconds: on the boot clock when it was made on this boot, so a wall
+    /// clock stepped forward cannot empty the window nor one stepped back stretch it; else (an
+    /// earlier boot, a row from before the boot clock) on wall time, an attempt "in the future"
+    /// (the clock went back since) counted as made now.
+    private static func ages(_ db: Database, now: Double, boot: BootInstant) throws -> [(id: Int64, age: Double)] {
+        try Row.fetchAll(db, sql: "SELECT id, at, boot_id, boot_at FROM enrollment_attempts").map { row in
+            let id: Int64 = row["id"]
+            if let bootID: String = row["boot_id"], let bootAt: Double = row["boot_at"],
+               let age = boot.since(BootInstant(bootID: bootID, seconds: bootAt)) {
+                return (id, max(0, age))
+            }
+            let at: Double = row["at"]
+            return (id, max(0, now - at))
+        }
     }
 
     /// The window is full when it holds `limit` attempts; it has room again when the oldest of
     /// the last `limit` leaves it (at least 1 s from now, so a countdown never shows 0:00).
-    private static func cooldown(_ db: Database, now: Double, limit: Int, window: Double) throws -> Int? {
-        let times = try Double.fetchAll(db, sql: "SELECT at FROM enrollment_attempts WHERE at > ? ORDER BY at", arguments: [now - window])
-        guard times.count >= limit else { return nil }
-        return max(1, Int((times[times.count - limit] + window - now).rounded(.up)))
+    private static func cooldown(_ ages: [(id: Int64, age: Double)], limit: Int, window: Double) -> Int? {
+        let inWindow = ages.map(\.age).filter { $0 < window }.sorted()
+        guard limit > 0, inWindow.count >= limit else { return nil }
+        return max(1, Int((window - inWindow[limit - 1]).rounded(.up)))
     }
 
     // MARK: Transactions and observers

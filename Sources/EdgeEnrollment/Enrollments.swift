@@ -45,18 +45,22 @@ public final class Enrollments: Sendable {
     private let sponsorTable: @Sendable () -> SponsorTable
     let logger: Logger
     let clock: @Sendable () -> Double
+    /// ENR-7's window is measured on the boot clock, which no wall-clock step moves (issue #30).
+    let bootClock: @Sendable () -> BootInstant
     /// Enrollments whose rejected token is being refreshed, so that entries rejected together
     /// trigger one refresh, not one each.
     private let refreshing = Locked<Set<Int64>>([])
 
     public convenience init(outbox: Outbox, vault: StationVault, portal: PortalClient, sponsors: SponsorTable, logger: Logger,
-                            facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
-        self.init(outbox: outbox, vault: vault, portal: portal, liveSponsors: { sponsors }, logger: logger, facts: facts, clock: clock)
+                            facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                            bootClock: @escaping @Sendable () -> BootInstant = BootClock.now) {
+        self.init(outbox: outbox, vault: vault, portal: portal, liveSponsors: { sponsors }, logger: logger, facts: facts, clock: clock, bootClock: bootClock)
     }
 
     /// `liveSponsors` is read at every use: the running station's configuration.
     public init(outbox: Outbox, vault: StationVault, portal: PortalClient, liveSponsors: @escaping @Sendable () -> SponsorTable, logger: Logger,
-                facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                facts: StationFacts = StationFacts(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                bootClock: @escaping @Sendable () -> BootInstant = BootClock.now) {
         self.store = EnrollmentStore(database: outbox.database, facts: facts)
         self.settings = portal.settings
         self.outbox = outbox
@@ -66,6 +70,7 @@ public final class Enrollments: Sendable {
         self.sponsorTable = liveSponsors
         self.logger = logger
         self.clock = clock
+        self.bootClock = bootClock
     }
 
     // MARK: Linking (ENR-2..9, ENR-14)
@@ -109,7 +114,7 @@ public final class Enrollments: Sendable {
             previous = enrollment
         }
         let started = clock()
-        try store.takeAttempt(now: started, limit: settings.attemptLimit, window: settings.attemptWindow)
+        try store.takeAttempt(now: started, boot: bootClock(), limit: settings.attemptLimit, window: settings.attemptWindow)
 
         var pending: Enrollment?
         if previous == nil {
@@ -194,7 +199,7 @@ public final class Enrollments: Sendable {
     /// ENR-7: the seconds left before another validation may be tried on this station, or nil
     /// when one may be tried now.
     public func validationCooldown() throws(EnrollmentError) -> Int? {
-        try store.attemptCooldown(now: clock(), limit: settings.attemptLimit, window: settings.attemptWindow)
+        try store.attemptCooldown(now: clock(), boot: bootClock(), limit: settings.attemptLimit, window: settings.attemptWindow)
     }
 
     /// LINKING_PENDING → PERSONAL_USE (ENR-11), e.g. an enrollment whose validation was interrupted.

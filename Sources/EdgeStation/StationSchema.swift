@@ -14,7 +14,7 @@ import EdgeSync
 /// can change role, and an export from any station imports into any other.
 public enum StationSchema {
     public static let migrations: [SchemaMigration] = [EnrollmentSchema.migration, ReceivingSchema.migration, EnrollmentSchema.holdKinds,
-                                                           ReceivingSchema.receipts, ReceivingSchema.receiptTracking]
+                                                           ReceivingSchema.receipts, ReceivingSchema.receiptTracking, EnrollmentSchema.attemptBootTime]
     public static let archiveSections: [any StationArchiveSection] = [EnrollmentArchive(), ReceivingArchive()]
     /// The kinds the sync core and the push intake treat apart (`OutboxKind`).
     public static let outboxKinds: [OutboxKind] = [GRNLedger.outboxKind]

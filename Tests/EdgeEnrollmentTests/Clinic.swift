@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import EdgeCrypto
 import EdgeEnrollment
 import EdgeHTTP
@@ -52,11 +53,13 @@ final class Clinic: @unchecked Sendable, Stoppable {
     }
 
     /// A fresh `Enrollments` over the same files: what a restarted process gets.
-    func enrollments(clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws -> Enrollments {
+    func enrollments(clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                     bootClock: @escaping @Sendable () -> BootInstant = BootClock.now) throws -> Enrollments {
         let transport = try CurlTransport(options: TransportOptions(connectTimeout: min(2, settings.requestTimeout), totalTimeout: settings.requestTimeout))
         let logs = self.logs
         return Enrollments(outbox: outbox, vault: vault, portal: PortalClient(transport: transport, identity: try identity(), settings: settings),
-                           sponsors: try sponsors(), logger: Logger(label: "edge.enrollment") { _ in LogLines.Handler(lines: logs) }, clock: clock)
+                           sponsors: try sponsors(), logger: Logger(label: "edge.enrollment") { _ in LogLines.Handler(lines: logs) }, clock: clock,
+                           bootClock: bootClock)
     }
 
     /// The outbox sender as the agent builds it, with `enrollments` deciding rejected tokens.

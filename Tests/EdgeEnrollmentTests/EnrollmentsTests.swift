@@ -1,5 +1,6 @@
 import EdgeAgent
 import EdgeContract
+import EdgeCore
 import EdgeCrypto
 import EdgeEnrollment
 import EdgePayloads
@@ -163,9 +164,40 @@ import Testing
             // What a screen opened now shows (UI-3): the same cooldown, over when the window is.
             let cooldown = try #require(try restarted.validationCooldown())
             #expect(cooldown > 0 && cooldown <= left)
-            #expect(try clinic.enrollments(clock: { Date().timeIntervalSince1970 + 301 }).validationCooldown() == nil)
+            let later = { @Sendable in BootInstant(bootID: BootClock.bootID, seconds: BootClock.now().seconds + 301) }
+            #expect(try clinic.enrollments(clock: { Date().timeIntervalSince1970 + 301 }, bootClock: later).validationCooldown() == nil)
             // Local validation failures are not attempts: nothing was sent for them.
             #expect(EnrollmentSettings().attemptLimit == 5 && EnrollmentSettings().attemptWindow == 300)
+        }
+    }
+
+    /// Issue #30: the window is measured on the boot clock. A wall clock stepped forward by years
+    /// (NTP on a station that booted in 1970) does not empty it, one stepped back an hour does not
+    /// stretch it; after a reboot (another boot id) wall time measures it again.
+    @Test func aClockStepNeitherSkipsNorStretchesTheCooldown() async throws {
+        try await withStopping(Clinic()) { clinic in
+            let start = BootClock.now()
+            let wall = Date().timeIntervalSince1970
+            func boot(_ seconds: Double) -> @Sendable () -> BootInstant { { BootInstant(bootID: start.bootID, seconds: start.seconds + seconds) } }
+            for _ in 0..<5 {
+                _ = try? await clinic.enrollments(clock: { wall }, bootClock: boot(0)).enroll(input: DemoData.expiredCode, source: .typed)
+            }
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 5)
+            // Ten seconds later on the boot clock, the wall clock stepped ten years forward.
+            let forward = try clinic.enrollments(clock: { wall + 10 * 365 * 86400 }, bootClock: boot(10))
+            let refused = try #require(try await Self.refusal { try await forward.enroll(input: DemoData.linkingCode, source: .typed) }, "a step forward skipped the cooldown")
+            #expect(refused.code == .rateLimited)
+            #expect(try forward.validationCooldown() == 290)
+            // ... or an hour back: the cooldown is what is left of the window, not an hour more.
+            #expect(try clinic.enrollments(clock: { wall - 3600 }, bootClock: boot(10)).validationCooldown() == 290)
+            // The window over on the boot clock, whatever the wall clock says.
+            #expect(try clinic.enrollments(clock: { wall - 3600 }, bootClock: boot(301)).validationCooldown() == nil)
+            // After a reboot the boot clock starts again: wall time measures the earlier attempts.
+            let rebooted = { @Sendable in BootInstant(bootID: "another-boot", seconds: 5) }
+            #expect(try clinic.enrollments(clock: { wall + 100 }, bootClock: rebooted).validationCooldown() == 200)
+            #expect(try clinic.enrollments(clock: { wall - 3600 }, bootClock: rebooted).validationCooldown() == 300)
+            #expect(try clinic.enrollments(clock: { wall + 301 }, bootClock: rebooted).validationCooldown() == nil)
+            #expect(clinic.requests(APIPath.enrollmentLink).count == 5)
         }
     }
 

@@ -28,7 +28,7 @@ final class StationSchemaTests: XCTestCase {
         let database = try EdgeDatabase(path: try path(), migrations: StationSchema.migrations)
         // "v8" is the store's (hold kinds), "v9" enrollment's second (its holds' kinds),
         // "receiving-receipts" receiving's second (receipts in progress, vendor names).
-        XCTAssertEqual(try Self.migrations(database), ["v1", "v2", "v3", "v4", "v5", "v8", "v6", "v7", "v9", "receiving-receipts", "receiving-receipt-tracking"])
+        XCTAssertEqual(try Self.migrations(database), ["v1", "v2", "v3", "v4", "v5", "v8", "v6", "v7", "v9", "receiving-receipts", "receiving-receipt-tracking", "enrollment-attempt-boot-time"])
         let tables = try database.dbWriter.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
         for table in ["enrollments", "enrollment_transitions", "enrollment_attempts",
                       "receiving_orders", "receiving_grns", "receiving_photos", "receiving_grn_photos",
@@ -43,9 +43,9 @@ final class StationSchemaTests: XCTestCase {
         let file = try path()
         XCTAssertEqual(try Self.migrations(try EdgeDatabase(path: file)), ["v1", "v2", "v3", "v4", "v5", "v8"])
         XCTAssertEqual(try Self.migrations(try EdgeDatabase(path: file, migrations: StationSchema.migrations)),
-                       ["v1", "v2", "v3", "v4", "v5", "v8", "v6", "v7", "v9", "receiving-receipts", "receiving-receipt-tracking"])
+                       ["v1", "v2", "v3", "v4", "v5", "v8", "v6", "v7", "v9", "receiving-receipts", "receiving-receipt-tracking", "enrollment-attempt-boot-time"])
         // And the store alone opens it again without touching what it does not know.
-        XCTAssertEqual(try Self.migrations(try EdgeDatabase(path: file)).count, 11)
+        XCTAssertEqual(try Self.migrations(try EdgeDatabase(path: file)).count, 12)
     }
 
     /// Written by hand in the shape `edge export` wrote before the sections moved out of the
