@@ -71,14 +71,15 @@ public struct PhotoStore: Sendable {
         return bytes
     }
 
-    /// Photos not yet uploaded whose next attempt is due, oldest first.
+    /// Photos not yet uploaded whose next attempt is due, oldest first (one scheduled further
+    /// ahead than anything is, `ScheduledWait`, is due: the clock went back).
     public func due(now: Double, limit: Int = 20) throws(ReceivingError) -> [StoredPhoto] {
         try perform("list photos to upload") {
             try database.dbWriter.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT * FROM receiving_photos WHERE uploaded_at IS NULL AND next_attempt_at <= ?
+                    SELECT * FROM receiving_photos WHERE uploaded_at IS NULL AND (next_attempt_at <= ? OR next_attempt_at > ?)
                     ORDER BY created_at LIMIT ?
-                    """, arguments: [now, max(1, min(limit, 100))]).map(Self.photo)
+                    """, arguments: [now, now + ScheduledWait.longest, max(1, min(limit, 100))]).map(Self.photo)
             }
         }
     }

@@ -100,6 +100,7 @@ public struct Outbox: Sendable {
     /// stream whose head is backed off, leased or held contributes nothing, so order within it
     /// holds, and other streams go on (SYN-3).
     /// Re-leasing by the same owner extends its lease. A crashed owner's lease just expires.
+    /// A next attempt or lease end beyond `ScheduledWait.longest` is over: the clock went back.
     public func lease(owner: String, now: Double, leaseSeconds: Double, limit: Int) throws(StoreError) -> [OutboxEntry] {
         guard !owner.isEmpty, leaseSeconds > 0, limit > 0 else {
             throw StoreError(.invalidArgument, "A lease needs an owner, a positive duration and a positive limit.",
@@ -110,12 +111,12 @@ public struct Outbox: Sendable {
                 let ids = try Int64.fetchAll(db, sql: """
                     SELECT o.id FROM outbox o
                     WHERE o.sequence = (SELECT MIN(h.sequence) FROM outbox h WHERE h.stream = o.stream)
-                      AND o.next_attempt_at <= :now
-                      AND (o.lease_owner IS NULL OR o.lease_owner = :owner OR o.lease_expires_at <= :now)
+                      AND (o.next_attempt_at <= :now OR o.next_attempt_at > :now + :longest)
+                      AND (o.lease_owner IS NULL OR o.lease_owner = :owner OR o.lease_expires_at <= :now OR o.lease_expires_at > :now + :longest)
                       AND COALESCE(o.credential, :station) NOT IN (SELECT credential FROM credential_holds)
                     ORDER BY o.sequence
                     LIMIT :limit
-                    """, arguments: ["now": now, "owner": owner, "limit": limit, "station": Self.stationCredential])
+                    """, arguments: ["now": now, "owner": owner, "limit": limit, "station": Self.stationCredential, "longest": ScheduledWait.longest])
                 return try ids.map { id in
                     try db.execute(sql: "UPDATE outbox SET lease_owner = ?, lease_expires_at = ? WHERE id = ?",
                                    arguments: [owner, now + leaseSeconds, id])

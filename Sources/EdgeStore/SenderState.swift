@@ -18,7 +18,7 @@ public struct SenderState: Sendable, Hashable {
 
     public func isPaused(now: Double) -> Bool {
         guard let pausedUntil else { return false }
-        return pausedUntil > now
+        return !ScheduledWait.isOver(pausedUntil, now: now)
     }
 
     /// True when this app version was told to upgrade.

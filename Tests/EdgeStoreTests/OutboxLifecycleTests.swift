@@ -45,6 +45,33 @@ final class OutboxLifecycleTests: XCTestCase {
         XCTAssertEqual(try outbox.lease(owner: "s", now: 1000, leaseSeconds: 30, limit: 1).first?.attempts, 0)
     }
 
+    /// Issue #30 item 2: the wall clock stepped back an hour (a manual correction) does not hold a
+    /// backed-off entry, a crashed owner's lease or the sender's pause for the hour; stepped
+    /// forward by years it only makes them due (nothing lost, nothing sent twice: one lease).
+    func testAClockSteppedBackHoldsNothingForTheLengthOfTheStep() throws {
+        let outbox = try makeOutbox()
+        let a = try enqueue(outbox, "a"), b = try enqueue(outbox, "b")
+        XCTAssertEqual(try outbox.lease(owner: "s", now: 10_000, leaseSeconds: 120, limit: 10).map(\.id), [a.id, b.id])
+        try outbox.retryLater(id: a.id, owner: "s", at: 10_060, error: "503")      // a backs off a minute
+        // The owner of b crashes; the clock goes back an hour.
+        let back = 10_000.0 - 3600
+        XCTAssertEqual(try outbox.lease(owner: "t", now: back, leaseSeconds: 120, limit: 10).map(\.id), [a.id, b.id])
+        // Ahead of anything scheduled: over. Within what is scheduled: still waiting.
+        XCTAssertTrue(ScheduledWait.isOver(back + 3601, now: back))
+        XCTAssertFalse(ScheduledWait.isOver(back + 3600, now: back))
+        // Forward by ten years: due, each leased once.
+        try outbox.retryLater(id: a.id, owner: "t", at: back + 30, error: "503")
+        let forward = 10_000.0 + 10 * 365 * 86400
+        XCTAssertEqual(try outbox.lease(owner: "u", now: forward, leaseSeconds: 120, limit: 10).map(\.id), [a.id, b.id])
+        XCTAssertEqual(try outbox.lease(owner: "v", now: forward + 1, leaseSeconds: 120, limit: 10), [])
+
+        // The sender's pause (300 s) ends when the clock went back past it, not an hour later.
+        let state = SyncState(database: outbox.database)
+        try state.recordFailure("HTTP 503", now: 20_000, pauseAfter: 1, pauseSeconds: 300)
+        XCTAssertTrue(try state.sender().isPaused(now: 20_100))
+        XCTAssertFalse(try state.sender().isPaused(now: 20_000 - 3600))
+    }
+
     func testExpiredLeaseIsTakenOverNotBefore() throws {
         let outbox = try makeOutbox()
         let entry = try enqueue(outbox, "a")
