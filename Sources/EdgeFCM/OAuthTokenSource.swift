@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeCore
 import EdgeHTTP
 import FoundationEssentials
 
@@ -16,23 +17,33 @@ public actor OAuthTokenSource {
     private let account: ServiceAccount
     private let transport: any HTTPTransport
     private let clock: @Sendable () -> Double
+    /// The token's lifetime is counted on the boot clock: a wall clock stepped back an hour must
+    /// not keep an expired token in use, nor one stepped forward drop a good one (issue #30).
+    private let bootClock: @Sendable () -> BootInstant
     private var cached: FCMAccessToken?
+    /// When `cached` expires, on the boot clock.
+    private var cachedUntil: BootInstant?
+    /// Set by the exchange in flight (one at a time) for the token it returns.
+    private var exchangedUntil: BootInstant?
     private var inFlight: Task<FCMAccessToken, any Error>?
     /// Exchanges made, for tests and metrics.
     public private(set) var exchanges = 0
 
-    /// `clock` is wall-clock Unix seconds (the JWT's iat/exp and the token's expiry are wall time).
+    /// `clock` is wall-clock Unix seconds (the JWT's iat/exp and the token's `expiresAt` are wall
+    /// time); `bootClock` measures how long the token is used.
     public init(account: ServiceAccount, transport: any HTTPTransport,
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                bootClock: @escaping @Sendable () -> BootInstant = BootClock.now) {
         self.account = account
         self.transport = transport
         self.clock = clock
+        self.bootClock = bootClock
     }
 
     /// A token valid for at least the refresh margin: the cached one, or a new one. Concurrent
     /// callers share one exchange.
     public func accessToken() async throws(FCMError) -> FCMAccessToken {
-        if let cached, cached.expiresAt - clock() >= Self.refreshMarginSeconds { return cached }
+        if let cached, let left = cachedUntil?.since(bootClock()), left >= Self.refreshMarginSeconds { return cached }
         let task: Task<FCMAccessToken, any Error>
         if let inFlight {
             task = inFlight
@@ -47,6 +58,7 @@ public actor OAuthTokenSource {
             // caller cancels it; other callers waiting on it get the failure and ask again.
             let token = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             cached = token
+            cachedUntil = exchangedUntil
             inFlight = nil
             return token
         } catch let error as FCMError {
@@ -61,6 +73,7 @@ public actor OAuthTokenSource {
     /// Drops the cached token (FCM answered 401 UNAUTHENTICATED with it).
     public func invalidate() {
         cached = nil
+        cachedUntil = nil
     }
 
     /// The signed JWT for `now` (wall-clock seconds).
@@ -92,6 +105,7 @@ public actor OAuthTokenSource {
     private func exchange() async throws(FCMError) -> FCMAccessToken {
         exchanges += 1
         let now = clock()
+        let started = bootClock()
         let jwt = try Self.assertion(for: account, now: now)
         // The JWT's characters (base64url and ".") need no percent-encoding; the grant type's ":" may
         // stay too (RFC 3986 query characters), as Google's own client libraries send it.
@@ -119,6 +133,7 @@ public actor OAuthTokenSource {
             throw FCMError(.tokenEndpointFailure, "The token endpoint's answer has no access token or lifetime.")
         }
         // Expiry counted from when the request was sent, so a slow answer only shortens it.
+        exchangedUntil = BootInstant(bootID: started.bootID, seconds: started.seconds + Double(lifetime))
         return FCMAccessToken(value: value, expiresAt: now + Double(lifetime))
     }
 }

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeFCM
 import EdgeFCMTransport
 import EdgePush
@@ -65,7 +66,9 @@ final class FCMHarness {
 
     func tokenSource(account: ServiceAccount? = nil) -> OAuthTokenSource {
         let clock = clock
-        return OAuthTokenSource(account: account ?? self.account, transport: transport, clock: { clock.now })
+        // The test clock is both the wall and the boot clock unless a test steps one alone.
+        return OAuthTokenSource(account: account ?? self.account, transport: transport, clock: { clock.now },
+                                bootClock: { BootInstant(bootID: "test", seconds: clock.now) })
     }
 
     /// An FCM client over the harness's transport, or over `transport` (a `CountingTransport`

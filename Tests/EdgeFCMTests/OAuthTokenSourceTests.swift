@@ -1,5 +1,7 @@
 import EdgeContract
+import EdgeCore
 import EdgeFCM
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -48,6 +50,27 @@ final class OAuthTokenSourceTests: XCTestCase {
         XCTAssertEqual(exchangesRefreshed, 2)
         XCTAssertNotEqual(first, second)
         XCTAssertEqual(harness.standin.backend.fcm.tokenRequests, 2)
+    }
+
+    /// Issue #30 item 2: the token is used for its lifetime on the boot clock, whatever the wall
+    /// clock does meanwhile: stepped back an hour it does not keep an expired token, stepped
+    /// forward ten years it does not drop a good one.
+    func testAWallClockStepNeitherStretchesNorShortensAToken() async throws {
+        let harness = try await FCMHarness(self, tokenLifetime: 500)
+        let wall = harness.clock, boot = TestClock()
+        let source = OAuthTokenSource(account: harness.account, transport: harness.transport, clock: { wall.now },
+                                      bootClock: { BootInstant(bootID: "test", seconds: boot.now) })
+        _ = try await source.accessToken()
+        wall.advance(10 * 365 * 86400)
+        boot.advance(100)
+        _ = try await source.accessToken()
+        var exchanges = await source.exchanges
+        XCTAssertEqual(exchanges, 1, "a step forward dropped a good token")
+        wall.advance(-10 * 365 * 86400 - 3600)
+        boot.advance(500 - 224 - 100)  // 224 s left on the boot clock
+        _ = try? await source.accessToken()
+        exchanges = await source.exchanges
+        XCTAssertEqual(exchanges, 2, "a step back kept a token past its margin")
     }
 
     func testClockSkewIsInvalidGrant() async throws {
