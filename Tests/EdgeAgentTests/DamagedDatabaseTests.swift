@@ -116,7 +116,9 @@ import Testing
                 #expect(station.standin.backend.applications(ofKey: entry.idempotencyKey) == 1)
             }
             let replayed = applied.filter { requeued.contains($0.idempotencyKey) }
-            #expect(replayed.allSatisfy { entry in station.standin.applied.first { $0.idempotencyKey == entry.idempotencyKey }?.replays == 1 })
+            // Answered as duplicates (at least once: a sender that timed out under load sends
+            // again, and the key still makes it a no-op; `applications` above is the guarantee).
+            #expect(replayed.allSatisfy { entry in (station.standin.applied.first { $0.idempotencyKey == entry.idempotencyKey }?.replays ?? 0) >= 1 })
             #expect(station.standin.backend.pushes.filter { $0.stream.hasPrefix("queued/") }.count == queued.filter { requeued.contains($0.idempotencyKey) }.count)
 
             // Salvaged: listed with what was recovered, no longer missing.
