@@ -100,33 +100,3 @@ struct PushRelayService: Service {
         }
     }
 }
-
-/// A wake-up that is remembered until someone waits (coalesced: many wakes, one pass).
-public final class WakeSignal: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    public init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    }
-
-    public func wake() {
-        continuation.yield()
-    }
-
-    /// Returns when woken, after `duration`, at graceful shutdown, or when cancelled.
-    public func wait(upTo duration: Duration) async {
-        let stream = self.stream
-        _ = try? await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: duration) }
-                group.addTask {
-                    var iterator = stream.makeAsyncIterator()
-                    _ = await iterator.next()
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-    }
-}
