@@ -138,6 +138,26 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// Moves every wait still ahead at `now` (next attempts, lease ends, the sender's pause) by
+    /// `step` seconds, in one transaction: the sender's answer to a wall clock stepped back
+    /// while it runs (`WallClockStepWatch`), so each wait keeps what remained of it instead of
+    /// gaining the step. Returns how many entries moved.
+    @discardableResult
+    public func moveWaits(by step: Double, after now: Double) throws(StoreError) -> Int {
+        try database.perform("move scheduled waits with the clock") {
+            try database.dbWriter.write { db in
+                try db.execute(sql: "UPDATE outbox SET next_attempt_at = next_attempt_at + ? WHERE next_attempt_at > ?",
+                               arguments: [step, now])
+                let moved = db.changesCount
+                try db.execute(sql: "UPDATE outbox SET lease_expires_at = lease_expires_at + ? WHERE lease_expires_at > ?",
+                               arguments: [step, now])
+                try db.execute(sql: "UPDATE sender_state SET paused_until = paused_until + ? WHERE paused_until > ?",
+                               arguments: [step, now])
+                return moved
+            }
+        }
+    }
+
     /// The server accepted the entry: deletes it.
     public func complete(id: Int64, owner: String) throws(StoreError) {
         try database.perform("complete an entry") { try database.dbWriter.write { db in try complete(db, id: id, owner: owner) } }

@@ -3,9 +3,11 @@
 /// correction, NTP on a station without RTC). Nothing is ever scheduled further ahead than
 /// `longest`, so a time further ahead than that was scheduled before the clock went back: it is
 /// treated as passed, rather than holding an entry, a lease or the whole sender for as long as
-/// the step. A smaller step back (under an hour) still adds itself to waits scheduled before it,
-/// at most an hour. (A step forward only makes waits end early, which costs a retry, never an
-/// entry; the server's own Retry-After is kept on the monotonic clock by the sender.)
+/// the step. This is for steps nobody saw (while the station was off): the running sender sees a
+/// step back and moves its waits with it (`Outbox.moveWaits`), and a smaller unseen step back
+/// (under an hour) still adds itself to waits scheduled before it, at most an hour. (A step
+/// forward only makes waits end early, which costs a retry, never an entry; the server's own
+/// Retry-After is kept on the monotonic clock by the sender.)
 public enum ScheduledWait {
     /// The longest wait anything schedules: a server's Retry-After is capped at one hour
     /// (`RetryAfter.maximumWait`); backoff (60 s), the sender's pause (300 s) and leases are shorter.

@@ -1,4 +1,5 @@
 import EdgeContract
+import EdgeCore
 import EdgeHTTP
 import EdgeStore
 import FoundationEssentials
@@ -29,6 +30,7 @@ public actor OutboxSender {
     /// Monotonic time before which nothing is sent: a server's Retry-After slows the whole
     /// station, not just the entry it answered (SYN-7).
     private var quietUntil: Double = 0
+    private var clockSteps = WallClockStepWatch()
 
     public init(outbox: Outbox, transport: any HTTPTransport, tokens: any TokenProvider,
                 rejections: any CredentialRejectionHandler = HoldingRejectionHandler(),
@@ -81,6 +83,21 @@ public actor OutboxSender {
         }
     }
 
+    /// A wall clock stepped back while the sender runs would add the step to every wait
+    /// scheduled before it, and to entries due but not yet sent: an hour back held them an
+    /// hour (within `ScheduledWait.longest`, which only catches waits no one schedules). Moving
+    /// those waits back by the step keeps what remained of each. A step forward moves nothing:
+    /// waits end early, which costs a retry, never an entry, and what other processes enqueue
+    /// after the step is already in the new time. A step while no sender runs is left to
+    /// `ScheduledWait`.
+    private func followClockStepBack() throws(StoreError) {
+        let now = wallClock()
+        guard let step = clockSteps.look(wall: now, boot: BootClock.now()), step < 0 else { return }
+        let moved = try outbox.moveWaits(by: step, after: now)
+        logger.notice("the wall clock went back; scheduled waits moved with it",
+                      metadata: ["step_seconds": "\(Int(step.rounded()))", "entries": "\(moved)"])
+    }
+
     /// Sends every due entry, stream by stream, until nothing is due. `manual` (an operator's
     /// `edge sync run`) ends a pause first (SYN-7).
     public func drain(manual: Bool, progress: (@Sendable (DrainReport) -> Void)? = nil) async -> DrainReport {
@@ -92,6 +109,7 @@ public actor OutboxSender {
                 try outbox.makeAllDue(now: now)
                 quietUntil = 0
             }
+            try followClockStepBack()
             try await releaseRenewedCredentials()
             let sender = try state.sender()
             if sender.upgradeRequired(appVersion: configuration.identity.appVersion) {
@@ -107,6 +125,7 @@ public actor OutboxSender {
                     report.outcome = .cancelled
                     return report
                 }
+                try followClockStepBack()
                 let current = try state.sender()
                 if current.isPaused(now: wallClock()) {
                     report.outcome = .paused(reason: current.pauseReason ?? "consecutive failures")

@@ -142,6 +142,37 @@ final class OutboxSenderTests: XCTestCase {
         XCTAssertEqual(resumed.outcome, .idle)
     }
 
+    /// Issue #30 item 2: the wall clock stepped back ten minutes while the sender runs. Every
+    /// wait keeps what remained of it (a backed-off entry, the pause) and an entry due before the
+    /// step stays due, instead of each gaining ten minutes.
+    func testAClockSteppedBackWhileSendingMovesEveryWaitWithIt() async throws {
+        let h = try await SenderHarness(self)
+        h.standin.faults.add(.status, pathPrefix: APIPath.syncPush, times: 1, parameters: FaultParameters(status: 503))
+        let offset = Mutex<Double>(0)
+        let sender = h.sender(configure: { $0.backoff = BackoffPolicy(base: 120, cap: 120); $0.pauseAfterFailures = 1 },
+                              wallClock: { Date().timeIntervalSince1970 + offset.withLock { $0 } })
+        try h.enqueue("po/backed-off")
+        let failed = await sender.drain(manual: false)
+        guard case .paused = failed.outcome else { return XCTFail("expected a pause, got \(failed.outcome)") }
+        try h.enqueue("po/due")
+        func entry(_ stream: String) throws -> OutboxEntry { try XCTUnwrap(try h.pending().first { $0.message.stream == stream }) }
+        let backedOff = try entry("po/backed-off").nextAttemptAt
+        let due = try entry("po/due").nextAttemptAt
+        let pausedUntil = try XCTUnwrap(try h.state.sender().pausedUntil)
+
+        offset.withLock { $0 = -600 }
+        let stillPaused = await sender.drain(manual: false)
+        guard case .paused = stillPaused.outcome else { return XCTFail("the pause keeps its five minutes, got \(stillPaused.outcome)") }
+        XCTAssertEqual(try XCTUnwrap(try h.state.sender().pausedUntil), pausedUntil - 600, accuracy: 0.001)
+        XCTAssertEqual(try entry("po/backed-off").nextAttemptAt, backedOff - 600, accuracy: 0.001)
+        XCTAssertEqual(try entry("po/due").nextAttemptAt, due - 600, accuracy: 0.001)
+        XCTAssertLessThanOrEqual(try entry("po/due").nextAttemptAt, Date().timeIntervalSince1970 - 600, "due before the step, due after it")
+        // A step forward moves nothing (waits end early, which costs a retry, never an entry).
+        offset.withLock { $0 = 3600 }
+        let resumed = await sender.drain(manual: false)
+        XCTAssertEqual(resumed.sent, 2)
+    }
+
     func testTheRunningSenderResumesWhenTheNetworkChanges() async throws {
         let h = try await SenderHarness(self)
         for index in 0..<5 { try h.enqueue("po/\(index)") }
