@@ -297,8 +297,8 @@ public final class CameraSupervisor: Service, Sendable {
 
     /// Control characters and bidi overrides out of a log value: a hostile code must not forge
     /// log lines or reorder what an operator reads.
-    static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map { scalar in
+    static func oneLine(_ text: String, limit: Int = 200) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map { scalar in
             let value = scalar.value
             let hidden = value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || (0x202A...0x202E).contains(value)
                 || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F

@@ -103,6 +103,14 @@ final class StorageFaultTests: XCTestCase {
         XCTAssertEqual(try secret("kept.secret", mounts), "before the disk filled")
         XCTAssertEqual(try secret("sync.token", mounts), token)
 
+        // The puller's page cannot commit either: its error names the cause (asked every second).
+        try await eventually("the pull failure in the log, worded") {
+            let text = (try? String(contentsOfFile: self.log, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").contains {
+                $0.contains("event=sync.pull_failed") && $0.contains("could not apply pulled changes: the disk holding \(self.state) is full")
+            }
+        }
+
         // Space returns: everything resumes without a restart.
         let appliedWhileFull = try applied(standin).count
         try mounts.unfill(state)
