@@ -67,6 +67,8 @@ public final class Agent: Sendable {
     public let paths: StationPaths
     public let state = AgentState()
     public let metrics = AgentMetrics()
+    /// The disks the station writes to: free space, read-only, failed writes (issue #30 item 1).
+    public let storage: StorageMonitor
     public let router = ChangeRouter()
     /// Where a capability decides what a rejected credential of its own means (ENR-10).
     public let rejections = CredentialRejectionRouter()
@@ -132,13 +134,15 @@ public final class Agent: Sendable {
             vaultOpenedAtStart = false
         }
 
+        let storage = StorageMonitor(paths: paths, state: state, metrics: metrics, facts: facts, logger: logger, now: now)
+        self.storage = storage
         let models = configuration.cameraModels
         let makeSource = dependencies.makeFrameSource
         cameras = CameraSupervisor(cameras: station.cameras, context: Self.cameraContext(configuration),
                                    recorder: ScanEventRecorder(outbox: outbox, hashKey: { vaultAccess.hashKey }), metrics: metrics, state: state,
-                                   facts: facts, logger: logger, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
+                                   facts: facts, logger: logger, storage: storage, readerOptions: configuration.scanning.apply(to: .cameraFrame()),
                                    retry: dependencies.retry, makeSource: { camera in makeSource(camera, models) })
-        context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vaultAccess: vaultAccess, logger: logger,
+        context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vaultAccess: vaultAccess, storage: storage, logger: logger,
                                  router: router, rejections: rejections, facts: facts, startedAt: startedAt, now: now,
                                  configurationState: configurationState, environment: dependencies.environment,
                                  retry: dependencies.retry, retries: retries, cameras: cameras,
@@ -147,17 +151,17 @@ public final class Agent: Sendable {
         // The shutdown order (issue #27 item 2). ServiceGroup starts the services in this order
         // and stops them one at a time in reverse, each finished before the next is told, so the
         // list runs from what must stop last to what must stop first:
-        //   store side:  status file (records the stop), queue monitor, metrics;
+        //   store side:  status file (records the stop), queue and storage monitors, metrics;
         //   senders:     push relay, outbox sender, puller, then the capabilities' senders;
         //   inputs:      the cameras, then the capabilities' inputs (the kiosk), SIGHUP;
         //   systemd:     STOPPING=1 goes out before anything stops.
         // So at SIGTERM: STOPPING=1, no new input (frames, screens), the senders finish what is in
         // flight, and the database is the last thing written. `AgentTests` asserts it.
-        let statusFile = AgentStatusService(path: paths.agentStatusFile, state: state, vault: vaultAccess,
+        let statusFile = AgentStatusService(path: paths.agentStatusFile, state: state, vault: vaultAccess, storage: storage,
                                             base: AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt,
                                                                   updatedAt: 0, configuration: configuration.path,
                                                                   snapshot: AgentState.Snapshot()))
-        var storeSide: [any Service] = [statusFile, QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts)]
+        var storeSide: [any Service] = [statusFile, QueueMonitorService(outbox: outbox, metrics: metrics, facts: facts), storage]
         if !vaultOpenedAtStart {
             // First of the parts that may retry: the others that need the vault are woken when it opens.
             storeSide.append(context.supervised("vault") { [state, logger, facts] in

@@ -90,6 +90,31 @@ public final class AgentMetrics: Sendable {
         }
     }
 
+    /// Each place the station writes to (issue #30 item 1), as node_exporter tells a filesystem:
+    /// `edge_storage_free_bytes{holds="database",path="/var/lib/edge"}`, its size, whether it is
+    /// read-only, and `edge_storage_failed` (1 while `edge status` says failed: full, read-only or
+    /// a write there failing). Labelled by what the place holds and its directory.
+    public func setStorage(_ report: StorageReport) {
+        for place in report.places {
+            let dimensions = [("holds", place.holds), ("path", place.directory)]
+            if let free = place.freeBytes {
+                CoreMetrics.Gauge(label: "edge_storage_free_bytes", dimensions: dimensions, factory: factory).record(Int64(clamping: free))
+            }
+            if let size = place.sizeBytes {
+                CoreMetrics.Gauge(label: "edge_storage_size_bytes", dimensions: dimensions, factory: factory).record(Int64(clamping: size))
+            }
+            if let readOnly = place.readOnly {
+                CoreMetrics.Gauge(label: "edge_storage_read_only", dimensions: dimensions, factory: factory).record(readOnly ? 1 : 0)
+            }
+            CoreMetrics.Gauge(label: "edge_storage_failed", dimensions: dimensions, factory: factory).record(place.state == .failed ? 1 : 0)
+        }
+    }
+
+    /// A write that failed for want of a working disk, by place and cause (full, read-only ...).
+    public func recordStorageFailure(holds: String, cause: String) {
+        CoreMetrics.Counter(label: "edge_storage_write_failures_total", dimensions: [("holds", holds), ("cause", cause)], factory: factory).increment()
+    }
+
     public func setPush(held: Int, queued: Int) {
         CoreMetrics.Gauge(label: "edge_push_held", factory: factory).record(held)
         CoreMetrics.Gauge(label: "edge_push_queued", factory: factory).record(queued)

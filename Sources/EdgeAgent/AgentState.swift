@@ -46,6 +46,13 @@ public final class AgentState: Sendable {
         public var metricsAddress: String?
         /// Where the kiosk (local web UI) listens, once it does: `http://127.0.0.1:8080`.
         public var uiAddress: String?
+        /// Places the capabilities write to besides the station's own (photos), by what they hold,
+        /// so `edge status` measures them too (issue #30 item 1). Optional, as every member added
+        /// later: a status file an older agent wrote has none.
+        public var storagePlaces: [String: String]?
+        /// Writes that failed for want of a working disk, by what the place holds; removed when a
+        /// write there succeeds or the disk has room again (`StorageMonitor`).
+        public var storageFailures: [String: StorageFailure]?
     }
 
     private let snapshot = Locked(Snapshot())

@@ -35,21 +35,26 @@ public struct AgentStatusFile: Codable, Sendable, Equatable {
         running && (kill(pid, 0) == 0 || errno == EPERM)
     }
 
-    func write(to path: String) {
+    /// Not fsynced: status is advisory and rewritten every second; the database holds the truth.
+    /// Mode 0644: `edge status` may run as another user. Throws when the disk refuses (the
+    /// writer tries again a second later and tells the storage monitor).
+    func write(to path: String) throws(PosixFileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else { return }
-        // Best effort and not fsynced: status is advisory and rewritten every second; the
-        // database holds the truth. Mode 0644: `edge status` may run as another user.
-        try? PosixFile.writeAtomically(Array(data), to: path, mode: 0o644, durable: false)
+        try PosixFile.writeAtomically(Array(data), to: path, mode: 0o644, durable: false)
     }
 }
 
 /// Keeps `AgentStatusFile` current while the agent runs.
 struct AgentStatusService: Service {
+    /// What `storage` calls the file's place.
+    static let holds = "status file"
+
     let path: String
     let state: AgentState
     let vault: StationVaultAccess
+    let storage: StorageMonitor
     let base: AgentStatusFile
 
     func run() async throws {
@@ -62,14 +67,26 @@ struct AgentStatusService: Service {
                 vault.describe(into: &file)
                 file.snapshot = snapshot
                 file.updatedAt = Date().timeIntervalSince1970
-                file.write(to: path)
-                last = snapshot
+                // A full or read-only disk (issue #30): tried again every second until it is
+                // written, so `edge status` catches up without a restart when space returns.
+                if write(file) { last = snapshot }
             }
             await Task.sleepUnlessShuttingDown(for: .seconds(1))
         }
         file.snapshot = state.current
         file.running = false
         file.updatedAt = Date().timeIntervalSince1970
-        file.write(to: path)
+        _ = write(file)
+    }
+
+    private func write(_ file: AgentStatusFile) -> Bool {
+        do {
+            try file.write(to: path)
+            storage.succeeded(Self.holds)
+            return true
+        } catch {
+            storage.failed(Self.holds, error)
+            return false
+        }
     }
 }

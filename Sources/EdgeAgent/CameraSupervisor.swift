@@ -25,6 +25,8 @@ public final class CameraSupervisor: Service, Sendable {
     private let metrics: AgentMetrics
     private let state: AgentState
     private let logger: Logger
+    /// Told when recording fails for want of a working disk, and when it works again.
+    private let storage: StorageMonitor?
     private let context: Locked<Context>
     private let running = Locked<[String: RunningCamera]>([:])
     private let wanted: Locked<[StationCamera]>
@@ -39,9 +41,10 @@ public final class CameraSupervisor: Service, Sendable {
     private let facts: StationFacts
 
     public init(cameras: [StationCamera], context: Context, recorder: ScanEventRecorder, metrics: AgentMetrics, state: AgentState,
-                facts: StationFacts, logger: Logger, readerOptions: ReaderOptions = .cameraFrame(), retry: BackoffPolicy = .standard,
-                makeSource: @escaping @Sendable (StationCamera) -> any FrameSource) {
+                facts: StationFacts, logger: Logger, storage: StorageMonitor? = nil, readerOptions: ReaderOptions = .cameraFrame(),
+                retry: BackoffPolicy = .standard, makeSource: @escaping @Sendable (StationCamera) -> any FrameSource) {
         self.retry = retry
+        self.storage = storage
         self.recorder = recorder
         self.makeSource = makeSource
         self.metrics = metrics
@@ -196,6 +199,7 @@ public final class CameraSupervisor: Service, Sendable {
         }
         var frames = 0
         var lastPublished = clock.now
+        var notRecorded = FailureRun()
         source.capture(shouldStop: { stop.isSet }, onEvent: { event in
             switch event {
             case .up(let description):
@@ -230,7 +234,7 @@ public final class CameraSupervisor: Service, Sendable {
             }
             handles.decodeTime.recordNanoseconds(Self.nanoseconds(clock.now - started))
             for read in reads {
-                record(read, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock)
+                record(read, camera: camera.name, frame: frame, context: current, handles: handles, clock: clock, failures: &notRecorded)
             }
             // Frame counts reach status at most once a second, whatever the frame rate.
             if clock.now - lastPublished >= .seconds(1) {
@@ -256,7 +260,7 @@ public final class CameraSupervisor: Service, Sendable {
     }
 
     private func record(_ read: FramePipeline.Read, camera: String, frame: SourceFrame, context: Context, handles: CameraMetrics,
-                        clock: ContinuousClock) {
+                        clock: ContinuousClock, failures: inout FailureRun) {
         let (result, classification) = (read.result, read.classification)
         let action = context.policy.action(for: classification.className)
         guard action != .ignore else { return }
@@ -265,6 +269,11 @@ public final class CameraSupervisor: Service, Sendable {
                                                   dequeuedAt: frame.dequeuedAt, clock: clock) else { return }
             handles.frameToEvent.recordNanoseconds(Self.nanoseconds(clock.now - frame.dequeuedAt))
             handles.event(className: event.className, action: event.action)
+            if let missed = failures.succeeded() {
+                logger.notice("scan events recorded again", metadata: ["event": "scan.store_recovered", "camera": "\(camera)",
+                                                                     "not_recorded": "\(missed)"])
+            }
+            storage?.succeeded("database")
             logger.info("scan", metadata: ["event": "scan", "camera": "\(camera)", "id": "\(event.id ?? 0)", "symbology": "\(event.symbology)",
                                            "class": "\(event.className)", "valid": "\(event.valid)", "text": "\(Self.oneLine(event.masked))",
                                            "action": "\(event.action)", "latency_ms": "\((event.latencyMs * 100).rounded() / 100)"])
@@ -277,14 +286,19 @@ public final class CameraSupervisor: Service, Sendable {
             facts.publish(ScanRecorded(camera: camera, result: result, classification: classification, event: event))
         } catch {
             // Nothing was written: the code is seen again while it stays in view, after the gap.
-            logger.error("scan event not recorded", metadata: ["event": "scan.store_failed", "camera": "\(camera)", "reason": "\(error.message)"])
+            // One line when recording starts failing (or fails otherwise), one when it works
+            // again with the count: a full disk must not log every frame (issue #30).
+            storage?.failed("database", error)
+            if failures.failed(kind: error.code.rawValue + "/" + (error.context["cause"] ?? "")) {
+                logger.error("scan event not recorded", metadata: ["event": "scan.store_failed", "camera": "\(camera)", "reason": "\(error.message)"])
+            }
         }
     }
 
     /// Control characters and bidi overrides out of a log value: a hostile code must not forge
     /// log lines or reorder what an operator reads.
-    static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map { scalar in
+    static func oneLine(_ text: String, limit: Int = 200) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map { scalar in
             let value = scalar.value
             let hidden = value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || (0x202A...0x202E).contains(value)
                 || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F

@@ -45,7 +45,9 @@ public struct KeyValueLogHandler: LogHandler {
     }
 
     static func quoted(_ value: String) -> String {
-        let clean = CameraSupervisor.oneLine(value)
+        // Longer than a camera's text: an error's reason names files and the cause after them
+        // (issue #30: a full disk's words were cut off at 200 characters under a long path).
+        let clean = CameraSupervisor.oneLine(value, limit: 2000)
         guard clean.isEmpty || clean.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return clean }
         return "\"" + clean.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }

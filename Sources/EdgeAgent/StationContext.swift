@@ -37,6 +37,9 @@ public struct StationContext: Sendable {
     public let events: ScanEventLog
     /// The station's vault, which may open after the start (issue #28 item 4).
     public let vaultAccess: StationVaultAccess
+    /// The disks the station writes to: a capability adds its own places (`watch`) and tells of
+    /// failed writes there (issue #30 item 1).
+    public let storage: StorageMonitor
     public let logger: Logger
     /// Pulled changes and delivered entries by kind (AGT-5).
     public let router: ChangeRouter
@@ -75,7 +78,8 @@ public struct StationContext: Sendable {
         var file = AgentStatusFile(pid: getpid(), running: true, startedAt: startedAt, updatedAt: now(),
                                    configuration: configuration.path, snapshot: snapshot)
         vaultAccess.describe(into: &file)
-        return StationStatus.collect(configuration, environment: environment, now: now(), live: StationStatus.Live(file: file, database: outbox.database))
+        return StationStatus.collect(configuration, environment: environment, now: now(),
+                                     live: StationStatus.Live(file: file, database: outbox.database, storage: storage.report))
     }
 
     /// Wakes the push relay, e.g. after a capability queued a notification.

@@ -127,6 +127,9 @@ public struct StationStatus: Encodable, Sendable {
     public var missing: [String]
     /// Damaged databases moved aside and still kept, oldest first.
     public var damagedDatabases: [DamagedDatabaseFile]
+    /// The disks the station writes to (issue #30 item 1): measured by whoever answers, so a
+    /// full disk shows even when the agent cannot write its status file.
+    public var storage: StorageReport
 
     /// The running station's own view of itself (the kiosk's status page, issue #27): its live
     /// state and its open database, instead of the status file and a second connection with its
@@ -134,6 +137,7 @@ public struct StationStatus: Encodable, Sendable {
     public struct Live: Sendable {
         let file: AgentStatusFile
         let database: EdgeDatabase
+        let storage: StorageReport
     }
 
     /// Collects the status for `configuration`: from the status file and the database, opened
@@ -197,6 +201,11 @@ public struct StationStatus: Encodable, Sendable {
         for file in damaged where file.salvaged == nil {
             missing.append("database: a damaged database was moved aside to \(file.path) and a fresh one started (\(file.reason)); re-queue its entries with `\(file.salvageCommand)`")
         }
+        let storage = live?.storage ?? StorageReport.assess(StorageReport.places(paths) + (snapshot?.storagePlaces ?? [:]).sorted { $0.key < $1.key }
+                                                                .map { (holds: $0.key, directory: $0.value) },
+                                                            failures: snapshot?.storageFailures ?? [:])
+        // Only a failing disk is missing; a low one is told in `storage` (see StorageReport).
+        if storage.state == .failed { missing.append("storage: \(storage.failures)") }
         if configuration.sync == nil { missing.append("sync: not configured (no sync section): nothing is sent to a backend") }
         if let error = snapshot?.lastPullError { missing.append("pull: \(error)") }
 
@@ -209,7 +218,7 @@ public struct StationStatus: Encodable, Sendable {
                                           lastReloadError: snapshot?.lastReloadError, metrics: snapshot?.metricsAddress,
                                           ui: snapshot?.uiAddress, edge: alive ? file?.edge : nil),
                              parts: parts, cameras: cameras, queue: queue, vault: vault, scanEvents: scanEvents, missing: missing,
-                             damagedDatabases: damaged)
+                             damagedDatabases: damaged, storage: storage)
     }
 
     /// `path` as one shell word (single quotes unless it is plain).

@@ -64,7 +64,17 @@ public enum PosixFile {
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600, durable: Bool = true,
                                        suffix: String = "") throws(PosixFileError) {
         let temporary = "\(path).tmp-\(getpid())-\(suffix)"
-        let fd = try openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        // Failures on the temporary name the file being written: that is the one the operator
+        // knows (a full disk says so once, for the file that could not be written).
+        let fd: Int32
+        do {
+            fd = try openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        } catch {
+            if error.code == .notFound, let missing = StorageProblem.diagnose(errno: ENOENT, path: path) {
+                throw PosixFileError(.notFound, "cannot write \(path): \(missing.words)", context: missing.context.merging(["path": path]) { $1 })
+            }
+            throw failure(error.errno ?? EIO, doing: "write", path: path)
+        }
         var renamed = false
         defer {
             _ = close(fd)
@@ -73,10 +83,14 @@ public enum PosixFile {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written) }
-            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure(errno, doing: "write", path: temporary) }
+            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure(errno, doing: "write", path: path) }
         }
-        guard fchmod(fd, mode) == 0 else { throw failure(errno, doing: "chmod", path: temporary) }
-        if durable { try fsyncRetrying(fd, path: temporary) }
+        guard fchmod(fd, mode) == 0 else { throw failure(errno, doing: "chmod", path: path) }
+        if durable {
+            while fsync(fd) != 0 {
+                if errno != EINTR { throw failure(errno, doing: "write", path: path) }
+            }
+        }
         guard rename(temporary, path) == 0 else { throw failure(errno, doing: "rename", path: path) }
         renamed = true
         if durable { try syncDirectory(of: path) }
@@ -127,12 +141,24 @@ public enum PosixFile {
                        context: ["path": path, "limit": String(maxBytes)])
     }
 
-    private static func failure(_ code: Int32, doing action: String, path: String) -> PosixFileError {
+    /// The error for `errno` `code` from `action` on `path`. A disk that is full, read-only, over
+    /// quota or failing is named with the cause in words (`StorageProblem`, issue #30 item 1).
+    public static func failure(_ code: Int32, doing action: String, path: String) -> PosixFileError {
         switch code {
         case ENOENT, ENOTDIR:
-            return PosixFileError(.notFound, "\(path): no such file", context: ["path": path])
+            return PosixFileError(.notFound, "\(path): no such file", context: ["path": path, "errno": String(code)])
         case EISDIR:
             return PosixFileError(.isDirectory, "\(path) is a directory, not a file", context: ["path": path])
+        case ENOSPC, EDQUOT, EROFS, EIO:
+            if let problem = StorageProblem.diagnose(errno: code, path: path) {
+                var context = problem.context
+                context["path"] = path
+                context["errno"] = String(code)
+                context["reason"] = "cannot \(action): \(problem.words)"
+                return PosixFileError(.storage, "cannot \(action) \(path): \(problem.words)", context: context)
+            }
+            return PosixFileError(.failed, "\(path): cannot \(action): \(describe(errno: code))",
+                                  context: ["path": path, "errno": String(code), "reason": "cannot \(action): \(describe(errno: code))"])
         default:
             return PosixFileError(.failed, "\(path): cannot \(action): \(describe(errno: code))",
                                   context: ["path": path, "errno": String(code), "reason": "cannot \(action): \(describe(errno: code))"])
@@ -153,5 +179,13 @@ public enum PosixFileErrorCode: String, Sendable, Hashable {
     case isDirectory = "is-directory"
     case notRegular = "not-regular"
     case tooLarge = "too-large"
+    /// The disk refused: full, out of inodes or quota, read-only, or an I/O error; the message
+    /// and `context["cause"]` say which (`StorageProblem`).
+    case storage
     case failed
+}
+
+extension CodedError where Code == PosixFileErrorCode {
+    /// The errno behind it, when one is known.
+    public var errno: Int32? { context["errno"].flatMap { Int32($0) } }
 }

@@ -12,7 +12,7 @@ enum ImageFile {
             case .isDirectory: throw ImageError(.unreadableFile, path: path, reason: "is a directory, not an image file")
             case .tooLarge:
                 throw ImageError(.tooLarge, path: path, reason: "file is larger than the \(maxBytes)-byte limit")
-            case .notRegular, .failed: throw ImageError(.unreadableFile, path: path, reason: error.context["reason"] ?? "cannot be read")
+            case .notRegular, .storage, .failed: throw ImageError(.unreadableFile, path: path, reason: error.context["reason"] ?? "cannot be read")
             }
         }
     }

@@ -106,7 +106,7 @@ public final class Kiosk: Sendable {
         for await fact in facts {
             switch fact {
             case let read as ScanRecorded: cameraRead(read)
-            case is QueueChanged, is CameraStateChanged:
+            case is QueueChanged, is CameraStateChanged, is StorageChanged:
                 if hasStreams { broadcast(.status(liveStatus())) }
             default: continue
             }

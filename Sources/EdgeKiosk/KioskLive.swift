@@ -151,6 +151,9 @@ enum KioskLive: Sendable {
         let lastPull: String
         let lastPullError: String?
         let vault: String
+        /// The disks (issue #30 item 1): "ok", "degraded" or "failed", and the detail in words.
+        let storageState: String
+        let storage: String
         let parts: [Part]
         let missing: [String]
 
@@ -177,6 +180,8 @@ enum KioskLive: Sendable {
             lastPullError = status.queue?.lastPullError.map(KioskPages.shown)
             vault = status.vault.backend.map { $0 + (status.vault.reason.map { " (\(KioskPages.shown($0)))" } ?? "") }
                 ?? status.vault.error.map { "not available: " + KioskPages.shown($0) } ?? "not open"
+            storageState = status.storage.state.rawValue
+            storage = KioskPages.shown(status.storage.detail)
             parts = status.parts.map { Part(name: $0.name, state: $0.state, reason: $0.reason.map(KioskPages.shown)) }
             missing = status.missing.map(KioskPages.shown)
         }

@@ -43,7 +43,8 @@ public struct PhotoStore: Sendable {
                 try createDirectory()
                 try PosixFile.writeAtomically(jpeg, to: path, mode: 0o640, suffix: String(UInt32.random(in: 0...UInt32.max)))
             } catch {
-                throw ReceivingError(.storeFailed, "The photo could not be written to \(directory): \(error.message)", context: ["directory": directory])
+                // The disk's cause in words (issue #30): "cannot write /…/photos/ab12….jpg: the disk holding … is full: 0 bytes free".
+                throw ReceivingError(.storeFailed, "The photo could not be saved: \(error.message)", context: error.context.merging(["directory": directory]) { $1 })
             }
         }
         return StoredPhoto(sha256: sha, bytes: jpeg.count, width: image.width, height: image.height)
@@ -153,7 +154,7 @@ public struct PhotoStore: Sendable {
 
     private func createDirectory() throws(PosixFileError) {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST {
-            throw PosixFileError(.failed, "Could not create \(directory): \(PosixFile.describe(errno: errno))", context: ["path": directory])
+            throw PosixFile.failure(errno, doing: "create the directory", path: directory)
         }
     }
 

@@ -35,6 +35,8 @@ public final class ReceivingCapability: StationCapability {
         ReceivingRoutes.register(on: context.router, dock: parts.dock)
         let feed = KioskFeed(facts: context.facts)
         made.set((feed, parts))
+        // Photos may be on their own disk (receiving.photo_dir): status and /metrics measure it.
+        context.storage.watch("photos", directory: parts.dock.photos.directory)
         report(parts, state: context.state)
         // Subscribed now, before the cameras start with the group: no read is missed.
         return StationServices(senders: [ReceivingService(capability: self, feed: feed, facts: context.facts.subscribe(), logger: context.logger,

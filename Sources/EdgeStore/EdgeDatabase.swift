@@ -113,13 +113,18 @@ public struct EdgeDatabase: Sendable {
             try migrator.migrate(queue)
             try queue.close()
         } catch {
-            throw StoreError(.openFailed, "Could not create the sync database \(path).",
-                             context: ["path": path, "sqlite": String(describing: error)])
+            // The reason in words (issue #30 item 1): a missing directory, a full or read-only disk.
+            var context = ["path": path, "sqlite": String(describing: error)]
+            let problem = (error as? DatabaseError).flatMap { StoreError.storageProblem($0, path: path) }
+            if let problem { context.merge(problem.context) { $1 } }
+            throw StoreError(.openFailed, "Could not create the sync database \(path)" + (problem.map { ": \($0.words)." } ?? "."),
+                             context: context)
         }
         if link(staging, path) != 0 && errno != EEXIST {
-            let reason = PosixFile.describe(errno: errno)
+            let code = errno
+            let reason = StorageProblem.diagnose(errno: code, path: path)?.words ?? PosixFile.describe(errno: code)
             throw StoreError(.openFailed, "Could not create the sync database \(path): \(reason).",
-                             context: ["path": path, "errno": reason])
+                             context: ["path": path, "errno": PosixFile.describe(errno: code)])
         }
         // Best effort: the file is complete either way; this makes its name survive a power loss.
         try? PosixFile.syncDirectory(of: path)
@@ -164,7 +169,12 @@ public struct EdgeDatabase: Sendable {
 
     private static func openError(_ error: any Error, path: String) -> StoreError {
         let wrapped = StoreError.wrapping(error, "open the database", path: path)
-        guard wrapped.code == .databaseFailure else { return wrapped }
-        return StoreError(.openFailed, "Could not open the sync database \(path).", context: wrapped.context)
+        switch wrapped.code {
+        case .databaseFailure: return StoreError(.openFailed, "Could not open the sync database \(path).", context: wrapped.context)
+        case .storage:
+            let words = StorageProblem(context: wrapped.context)?.words ?? "the disk refused"
+            return StoreError(.openFailed, "Could not open the sync database \(path): \(words).", context: wrapped.context)
+        default: return wrapped
+        }
     }
 }

@@ -17,8 +17,24 @@ extension CodedError where Code == StoreErrorCode {
                 return StoreError(.corrupt, "The sync database \(path) is damaged or is not a SQLite database (\(action)).",
                                   context: context)
             }
+            if let problem = storageProblem(databaseError, path: path) {
+                context.merge(problem.context) { $1 }
+                return StoreError(.storage, "The sync database \(path) could not \(action): \(problem.words).", context: context)
+            }
         }
         return StoreError(.databaseFailure, "The sync database \(path) reported an error while trying to \(action).",
                           context: context)
+    }
+
+    /// The disk's part in a SQLite error (issue #30 item 1): SQLite reports a full disk, a
+    /// read-only one and an I/O error by code only, so the disk holding `path` is looked at to
+    /// name the cause; nil for errors that are not the disk's (constraints, busy, misuse).
+    public static func storageProblem(_ error: DatabaseError, path: String) -> StorageProblem? {
+        switch error.resultCode {
+        case .SQLITE_FULL: return StorageProblem.examine(path: path, likely: .full)
+        case .SQLITE_IOERR: return StorageProblem.examine(path: path, likely: .ioError)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return StorageProblem.examine(path: path, likely: nil)
+        default: return nil
+        }
     }
 }

@@ -21,6 +21,10 @@ public enum StoreErrorCode: String, Sendable, Hashable {
     case notFound
     /// The entry is not leased by this owner (its lease expired and another sender took it).
     case leaseLost
+    /// The disk holding the database refused a write (full, read-only, quota, I/O error): the
+    /// message names the database and the cause, `context["cause"]` which (`StorageProblem`).
+    /// Nothing of the transaction was written; what was committed before is intact.
+    case storage
     /// SQLite reported an error; `context["sqlite"]` has its description.
     case databaseFailure
 }

@@ -163,6 +163,10 @@ public actor OutboxSender {
             report.outcome = .cancelled
         } catch let error as StoreError {
             report.outcome = .storeFailed(message: error.message)
+        } catch let error as DatabaseError {
+            // A settlement's own transaction (a full disk at its COMMIT, issue #30): worded like the
+            // store's. The entry stays leased to this sender, which leases it again next time.
+            report.outcome = .storeFailed(message: StoreError.wrapping(error, "record what the backend answered", path: outbox.database.path).message)
         } catch {
             report.outcome = .storeFailed(message: String(describing: error))
         }

@@ -82,8 +82,10 @@ public struct SyncPuller: Sendable {
                     try outbox.recordExchange(db, .pull, at: now)
                 }
             } catch {
-                throw SyncError(.storeFailure, "Applying pulled changes failed; the page was rolled back.",
-                                context: ["error": String(describing: error)])
+                // A full or read-only disk is named (issue #30); the page is asked for again later.
+                let stored = StoreError.wrapping(error, "apply pulled changes", path: outbox.database.path)
+                throw SyncError(.storeFailure, stored.code == .storage ? "\(stored.message) The page was rolled back." : "Applying pulled changes failed; the page was rolled back.",
+                                context: ["error": String(describing: error)].merging(stored.code == .storage ? stored.context : [:]) { $1 })
             }
             report.pages += 1
             report.changes += page.changes.count

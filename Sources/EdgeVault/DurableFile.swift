@@ -17,6 +17,7 @@ enum DurableFile {
             case .notFound: throw VaultError(.notFound, "\(path) does not exist", context: ["path": path])
             case .tooLarge: throw VaultError(.tooLarge, "\(path) is larger than \(maxBytes) bytes", context: ["path": path])
             case .isDirectory, .notRegular: throw VaultError(.notRegularFile, error.message, context: error.context)
+            case .storage: throw VaultError(.storage, error.message, context: error.context)
             case .failed: throw VaultError(.io, error.message, context: error.context)
             }
         }
@@ -30,7 +31,8 @@ enum DurableFile {
         do {
             try PosixFile.writeAtomically(bytes, to: path, mode: mode, durable: true, suffix: suffix)
         } catch {
-            throw VaultError(.io, error.message, context: error.context)
+            // The temporary is removed and nothing was renamed: the secret there before is intact.
+            throw VaultError(error.code == .storage ? .storage : .io, error.message, context: error.context)
         }
     }
 
@@ -76,7 +78,7 @@ enum DurableFile {
             let n = noise.withUnsafeBytes { buf in pwrite(fd, buf.baseAddress.map { $0 + written }, buf.count - written, off_t(written)) }
             if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { throw failure("overwrite", path) }
         }
-        do { try PosixFile.fsyncRetrying(fd, path: path) } catch { throw VaultError(.io, error.message, context: error.context) }
+        do { try PosixFile.fsyncRetrying(fd, path: path) } catch { throw VaultError(error.code == .storage ? .storage : .io, error.message, context: error.context) }
     }
 
     static func remove(_ path: String) throws(VaultError) {
@@ -140,7 +142,7 @@ enum DurableFile {
         do {
             try PosixFile.syncDirectory(of: dir + "/.")
         } catch {
-            throw VaultError(.io, error.message, context: error.context)
+            throw VaultError(error.code == .storage ? .storage : .io, error.message, context: error.context)
         }
     }
 
@@ -156,6 +158,8 @@ enum DurableFile {
 
     static func failure(_ doing: String, _ path: String) -> VaultError {
         let code = errno
+        let error = PosixFile.failure(code, doing: doing, path: path)
+        if error.code == .storage { return VaultError(.storage, error.message, context: error.context) }
         let reason = String(cString: strerror(code))
         return VaultError(.io, "cannot \(doing) \(path): \(reason)", context: ["path": path, "errno": String(code)])
     }

@@ -20,6 +20,9 @@ public enum VaultErrorCode: String, Sendable, Hashable {
     /// Keys in both the key directory and the vault directory's old `keys/`: never merged.
     case keyConflict = "key-conflict"
     case io
+    /// The disk holding the vault refused a write (full, read-only, quota, I/O error): the message
+    /// names the file and the cause; the secrets already there are untouched (VLT-3).
+    case storage
     /// A FIFO, device, directory or other non-regular file where a vault file belongs: refused
     /// without being read (opened non-blocking), so it cannot hang the vault.
     case notRegularFile = "not-regular-file"

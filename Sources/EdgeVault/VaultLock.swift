@@ -47,7 +47,16 @@ enum VaultLock {
     }
 
     private static func openLockFile(_ path: String) throws(VaultError) -> Int32 {
-        let fd = try DurableFile.openRetrying(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        let fd: Int32
+        do {
+            fd = try DurableFile.openRetrying(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        } catch {
+            // A read-only file system (remounted after a disk error, issue #30): the lock file
+            // there is locked through a read-only descriptor (flock needs no more), so the secrets
+            // stay readable; a write fails on its own, naming the cause.
+            guard error.context["errno"] == String(EROFS) else { throw error }
+            fd = try DurableFile.openRetrying(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = DurableFile.failure("stat", path)

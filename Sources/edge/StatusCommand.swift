@@ -8,7 +8,7 @@ import FoundationEssentials
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the station: agent, cameras, queue, held credentials, vault, and what is missing.",
+        abstract: "Show the station: agent, cameras, queue, held credentials, vault, storage, and what is missing.",
         discussion: """
         Exit status: 0 the agent runs and nothing is missing, 1 something is missing (listed),
         2 the configuration is invalid.
@@ -72,6 +72,7 @@ struct StatusCommand: ParsableCommand {
         }
         Output.stdout("vault: \(Output.printable(status.vault.directory))" + (status.vault.backend.map { ", \($0)" } ?? "")
                       + (status.vault.reason.map { " (\(Output.printable($0)))" } ?? ""))
+        Output.stdout("storage: \(status.storage.state.rawValue) - \(Output.printable(status.storage.detail))")
         if let events = status.scanEvents { Output.stdout("scan events: \(events.total)") }
         for file in status.damagedDatabases {
             Output.stdout("damaged database kept: \(Output.printable(file.path))"

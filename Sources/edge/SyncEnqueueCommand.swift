@@ -42,9 +42,11 @@ struct SyncEnqueueCommand: ParsableCommand {
             entry = try outbox.database.dbWriter.write { db in
                 try outbox.enqueue(db, stream: stream, kind: kind, payload: payload, credential: credential)
             }
-        } catch let error as StoreError {
-            Output.stderr("edge: \(error.message)")
-            throw ExitCode(error.code == .databaseFailure || error.code == .corrupt ? 2 : 1)
+        } catch {
+            // SQLite's own errors (a full disk at COMMIT) are worded like the store's (issue #30).
+            let error = StoreError.wrapping(error, "queue the message", path: outbox.database.path)
+            Output.stderr("edge: \(error.message)" + (error.code == .storage ? " Nothing was queued; what was queued before is kept." : ""))
+            throw ExitCode([.databaseFailure, .corrupt, .storage].contains(error.code) ? 2 : 1)
         }
         let usage = try? outbox.usage()
         if json {
