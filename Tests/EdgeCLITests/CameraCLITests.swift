@@ -8,13 +8,7 @@ final class CameraCLITests: XCTestCase {
     private var tmp: URL!
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("edge-camera-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
-        try? FileManager.default.removeItem(atPath: tmp.path + "-keys")  // the vault keys beside a state directory
+        tmp = try temporaryDirectory(prefix: "edge-camera-cli").url
     }
 
     func testUsageErrors() throws {

@@ -10,12 +10,7 @@ final class GS1ScanTests: XCTestCase {
     private var tmp: URL!
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("edge-gs1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
+        tmp = try temporaryDirectory(prefix: "edge-gs1").url
     }
 
     private func records(_ files: [String]) throws -> [String: [String: Any]] {

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -17,12 +18,7 @@ final class HostileImageTests: XCTestCase {
     private var tmp: URL!
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("edge-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
+        tmp = try temporaryDirectory(prefix: "edge-hostile").url
     }
 
     /// The crafted files: name, bytes, and the shape their header declares.

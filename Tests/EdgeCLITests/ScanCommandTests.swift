@@ -6,12 +6,7 @@ final class ScanCommandTests: XCTestCase {
     private var tmp: URL!
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("edge-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
+        tmp = try temporaryDirectory(prefix: "edge-cli").url
     }
 
     private func sample(_ name: String) -> String { "samples/" + name }

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -6,12 +7,7 @@ final class SyncCommandTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-sync-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try temporaryDirectory(prefix: "edge-sync-cli").url
     }
 
     private var database: String { directory.appendingPathComponent("edge.sqlite").path }

@@ -1,3 +1,4 @@
+import EdgeTestSupport
 import Foundation
 import XCTest
 
@@ -9,12 +10,7 @@ final class SyncReleaseCommandTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-sync-release-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try temporaryDirectory(prefix: "edge-sync-release").url
     }
 
     private func document(_ text: String) throws -> [String: Any] {

@@ -9,12 +9,7 @@ final class VersionCommandTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-version-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try temporaryDirectory(prefix: "edge-version").url
     }
 
     /// "0.4.0 (commit unknown)" from `swift build`; packaging/build-deb links the commit in

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import XCTest
 
 /// A fresh directory under the system's temporary directory, removed when released, with its
 /// sibling `<path>-keys`: where a station whose state directory it is keeps its vault keys
@@ -18,8 +19,23 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// The vault key directory of a station whose state directory this is.
     public var keysSibling: String { path + "-keys" }
 
-    deinit {
+    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+
+    /// Removes the directory and its `-keys` sibling now, for holders that outlive their use (an
+    /// XCTest case instance lives until the whole run ends).
+    public func remove() {
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: keysSibling)
+    }
+
+    deinit { remove() }
+}
+
+extension XCTestCase {
+    /// A `TemporaryDirectory` removed by this test's teardown, whichever test case holds it.
+    public func temporaryDirectory(prefix: String = "edge-test") throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(prefix: prefix)
+        addTeardownBlock { directory.remove() }
+        return directory
     }
 }
