@@ -61,7 +61,8 @@ let package = Package(
         .target(name: "EdgeCrypto", dependencies: ["CLibCrypto", "EdgeCore"]),
         .target(name: "EdgeTPM", dependencies: ["CTSS", "EdgeCore", "EdgeCrypto"]),
         .target(name: "EdgeVault", dependencies: ["EdgeCore", "EdgeCrypto", "EdgeTPM"]),
-        .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "EdgeStore", dependencies: ["EdgeCore", .product(name: "GRDB", package: "GRDB.swift"),
+                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // The backend contract (SYN-10) as Swift values: shared by the agent and the stand-in.
         .target(name: "EdgeContract"),
         // HTTP(S) over libcurl (SYN-5): the one transport, shared by the sync core and the FCM client.

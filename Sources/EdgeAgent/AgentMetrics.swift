@@ -1,6 +1,7 @@
 import CoreMetrics
 import EdgeCore
 import EdgePush
+import EdgeStore
 import EdgeSync
 
 import Prometheus
@@ -30,6 +31,9 @@ public final class AgentMetrics: Sendable {
 
     /// The exposition text.
     public func render() -> [UInt8] {
+        // Read when scraped: SQLite's own memory, so RSS growth can be told apart from its page
+        // caches filling as the database grows (issue #30 item 5).
+        CoreMetrics.Gauge(label: "edge_sqlite_memory_bytes", factory: factory).record(EdgeDatabase.memoryInUse())
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         registry.emit(into: &buffer)

@@ -1,6 +1,7 @@
 import EdgeCore
 import Glibc
 import GRDB
+import GRDBSQLite
 
 /// The agent's one SQLite database (SYN-1): a WAL `DatabasePool` with `synchronous=FULL` on every
 /// connection, foreign keys on, a busy timeout, checked with `PRAGMA quick_check` and
@@ -81,6 +82,13 @@ public struct EdgeDatabase: Sendable {
         } catch {
             throw StoreError.wrapping(error, action, path: path)
         }
+    }
+
+    /// Bytes SQLite's allocator holds in this process now, every connection's page cache
+    /// included (each up to SQLite's default 2000 KiB, filled as the pages it reads grow): the
+    /// soak tells that bounded warm-up from a leak by it (`edge_sqlite_memory_bytes`).
+    public static func memoryInUse() -> Int64 {
+        sqlite3_memory_used()
     }
 
     static func configuration(busyTimeoutSeconds: Double) -> Configuration {

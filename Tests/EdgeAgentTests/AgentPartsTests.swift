@@ -94,4 +94,16 @@ import Testing
         #expect(samples[#"edge_build_info{commit="\#(build.commit)",version="\#(build.version)"}"#] == 1, "\(samples)")
         #expect(build.version == BuildInfo.packageVersion && build.version == StationParts.appVersion)
     }
+
+    /// Issue #30 item 5: SQLite's own memory is in /metrics (the soak subtracts it from RSS),
+    /// read when scraped. (Other tests open and close databases in parallel, so only "some".)
+    @Test func metricsSaySQLitesMemory() throws {
+        let metrics = AgentMetrics()
+        let directory = try TemporaryDirectory(prefix: "edge-sqlite-memory")
+        let database = try EdgeDatabase(path: directory.path + "/edge.sqlite")
+        try database.dbWriter.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") }
+        let samples = try PythonCheck.prometheusSamples(Data(metrics.render()))
+        let bytes = try #require(samples["edge_sqlite_memory_bytes{}"], "\(samples.keys.sorted())")
+        #expect(bytes > 0)
+    }
 }
