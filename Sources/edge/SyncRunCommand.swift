@@ -5,6 +5,7 @@ import EdgeContract
 import EdgeCore
 import EdgeHTTP
 import EdgePush
+import EdgeReceiving
 import EdgeStation
 import EdgeStore
 import EdgeSync
@@ -60,6 +61,20 @@ struct SyncRunCommand: BridgedAsyncCommand {
                 }
             } catch {
                 Output.stderr("edge: push.station_zone: \(error.message)")
+                throw ExitCode(2)
+            }
+        }
+        // A dock's routes too (AGT-5): a GRN this sends marks its ledger record applied and a
+        // pulled order change refreshes the offline cache, as when the agent sends them (a
+        // station upgraded or restored and drained by hand showed its GRN queued for ever).
+        // The dock is built offline: its routes need only its tables.
+        if file.station.station.role != .clinic {
+            var paths = StationPaths.resolve(file.station)
+            paths.database = outbox.database.path
+            do {
+                ReceivingRoutes.register(on: router, dock: try ReceivingParts.build(configuration: file.station, outbox: outbox, paths: paths, vault: nil).dock)
+            } catch {
+                Output.stderr("edge: \(error.message)")
                 throw ExitCode(2)
             }
         }

@@ -116,10 +116,9 @@ final class OlderStationTests: XCTestCase {
         }
         XCTAssertEqual(applications, Dictionary(uniqueKeysWithValues: sendable.map { ($0.key, 1) }), "applied: \(applied)")
         XCTAssertEqual(try Self.sqlite(database, "SELECT stream FROM outbox"), queued.filter { $0.stream.hasPrefix("enrollment:") }.map(\.stream))
-        // The GRN's record is still there under its key. Its status is not checked: `edge sync run`
-        // does not register the receiving routes (AGT-5), so a GRN it sends stays 'queued' in the
-        // ledger on any station, upgraded or not (reported, not this test's subject).
-        XCTAssertEqual(try Self.sqlite(database, "SELECT COUNT(*) FROM receiving_grns WHERE idempotency_key = '\(grnKey)'"), ["1"])
+        // The GRN's record, under its key, is settled as the agent settles it (AGT-5: `edge sync
+        // run` routes deliveries to the dock's ledger; before, it stayed 'queued').
+        XCTAssertEqual(try Self.sqlite(database, "SELECT status FROM receiving_grns WHERE idempotency_key = '\(grnKey)'"), ["applied"])
         // The GRN's quantities reached the backend's order.
         let order = try edge(["receive", "PO-2026-00042", "--json"])
         XCTAssertEqual(order.status, 0, order.stderr)
