@@ -36,11 +36,14 @@ the script checks this on every outbox row it sees while running.
 The figures: RSS, fds and threads at warm-up end (10 minutes in, or a third of a shorter run)
 and at the end of the load; growth over the last 20 minutes (or the two-thirds after warm-up) as
 the median of the last minute's samples against the median of the minute before the window
-starts, and as a least-squares trend over the window; the maxima. SQLite's own memory
-(`edge_sqlite_memory_bytes` from /metrics: its page caches, each up to 2000 KiB per connection,
-fill as the database grows, a bounded warm-up that lasts hours at soak rates) is sampled too, and
-RSS less it is what must stay flat: PASS needs that growth under 1 MB by both measures (raw RSS
-is printed beside it), fds and threads flat (growth under 1 by both measures), the applied-once
+starts, and as a least-squares trend over the window; the maxima. RSS is two parts
+(/proc/PID/status): file pages (the binary's and libraries' code and data, paged in as code paths
+run for the first time, as the rarer faults do hours in; bounded by the files) and anonymous
+memory (the heaps and stacks, where a leak grows). SQLite's own memory (`edge_sqlite_memory_bytes`
+from /metrics: its page caches, each up to 2000 KiB per connection, fill as the database grows)
+is anonymous too, and bounded. Anonymous memory less SQLite's is what must stay flat: PASS needs
+its growth under 1 MB by both measures (RSS and its parts are printed beside it), fds and threads
+flat (growth under 1 by both measures), the applied-once
 check, and a clean exit; and a puller that waits: no more pulls than one per `pull_interval`
 plus one after each send (the backend's request log, tallied every minute). Exit status: 0 pass,
 1 fail, 2 could not run.
@@ -499,12 +502,13 @@ def proc_sample(pid):
     with open(f"/proc/{pid}/status") as handle:
         status = handle.read()
     rss = int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1))
+    anon = int(re.search(r"^RssAnon:\s+(\d+) kB", status, re.M).group(1))
     threads = int(re.search(r"^Threads:\s+(\d+)", status, re.M).group(1))
     fds = len(os.listdir(f"/proc/{pid}/fd"))
     with open(f"/proc/{pid}/stat") as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return rss, fds, threads, cpu
+    return rss, anon, fds, threads, cpu
 
 
 def sqlite_memory_kb(metrics_address):
@@ -542,7 +546,7 @@ def figures(samples, warm_up, window_start, span):
     of samples at each end, and the trend), max."""
     out = {}
     end_t = samples[-1]["t"]
-    for key in ("rss_kb", "sqlite_kb", "rss_less_sqlite_kb", "fds", "threads"):
+    for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "fds", "threads"):
         def median_before(t):
             values = [s[key] for s in samples if t - span < s["t"] <= t]
             return statistics.median(values) if values else None
@@ -613,7 +617,7 @@ def main():
         samples = []
         sequence_checked = sequence_mismatches = 0
         with open(csv_path, "w") as csv:
-            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb\n")
+            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb\n")
             names_at_warm_up = None
             next_sample = started
             while True:
@@ -622,7 +626,7 @@ def main():
                     break
                 if station.process.poll() is not None:
                     raise SoakError(f"edge run exited with {station.process.returncode} during the soak:\n{tail(station.log_path)}")
-                rss, fds, threads, cpu = proc_sample(pid)
+                rss, anon, fds, threads, cpu = proc_sample(pid)
                 sqlite_kb = sqlite_memory_kb(station.metrics)
                 if sqlite_kb is None:
                     raise SoakError("edge_sqlite_memory_bytes missing from /metrics")
@@ -633,12 +637,12 @@ def main():
                 sequence_checked += depth
                 sequence_mismatches += mismatched
                 sample = {"t": now - started, "rss_kb": rss, "fds": fds, "threads": threads, "cpu": cpu, "events": events, "depth": depth,
-                          "sqlite_kb": sqlite_kb, "rss_less_sqlite_kb": rss - sqlite_kb}
+                          "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb}
                 samples.append(sample)
-                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f}\n")
+                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f},{anon}\n")
                 csv.flush()
                 if len(samples) % max(1, int(60 / args.interval)) == 1:
-                    log(f"t={sample['t']:.0f}s rss={rss} kB sqlite={sqlite_kb:.0f} kB fds={fds} threads={threads} cpu={cpu:.0f}s events={events} outbox={depth}")
+                    log(f"t={sample['t']:.0f}s rss={rss} kB anon={anon} kB sqlite={sqlite_kb:.0f} kB fds={fds} threads={threads} cpu={cpu:.0f}s events={events} outbox={depth}")
                 next_sample += args.interval
                 time.sleep(max(0.0, next_sample - time.monotonic()))
 
@@ -707,13 +711,14 @@ def main():
               f"end {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f} ({os.cpu_count()} CPUs)")
         print(f"warm-up end at {warm_up / 60:.1f} min; growth window {window_start / 60:.1f}-{samples[-1]['t'] / 60:.1f} min "
               f"({window_minutes:.1f} min); values are medians of {span:.0f} s of samples")
-        print(f"{'':10}{'warm-up end':>12}{'end':>12}{'growth':>12}{'trend':>12}{'max':>12}{'quiet end':>12}")
-        units = {"rss_kb": "RSS kB", "sqlite_kb": "SQLite kB", "rss_less_sqlite_kb": "RSS-SQLite", "fds": "fds", "threads": "threads"}
-        quiet_values = {"rss_kb": quiet[0], "sqlite_kb": quiet_sqlite, "rss_less_sqlite_kb": quiet[0] - quiet_sqlite,
-                        "fds": quiet[1], "threads": quiet[2]}
+        print(f"{'':11}{'warm-up end':>12}{'end':>12}{'growth':>12}{'trend':>12}{'max':>12}{'quiet end':>12}")
+        units = {"rss_kb": "RSS kB", "anon_kb": "anon kB", "sqlite_kb": "SQLite kB", "anon_less_sqlite_kb": "anon-SQLite",
+                 "fds": "fds", "threads": "threads"}
+        quiet_values = {"rss_kb": quiet[0], "anon_kb": quiet[1], "sqlite_kb": quiet_sqlite, "anon_less_sqlite_kb": quiet[1] - quiet_sqlite,
+                        "fds": quiet[2], "threads": quiet[3]}
         for key, label in units.items():
             f = stats[key]
-            print(f"{label:10}{f['warm_up']:>12.0f}{f['end']:>12.0f}{f['growth']:>+12.0f}{f['trend']:>+12.1f}{f['max']:>12.0f}{quiet_values[key]:>12.0f}")
+            print(f"{label:11}{f['warm_up']:>12.0f}{f['end']:>12.0f}{f['growth']:>+12.0f}{f['trend']:>+12.1f}{f['max']:>12.0f}{quiet_values[key]:>12.0f}")
         if names_at_warm_up is not None:
             changed = {name: (names_at_warm_up.get(name, 0), names_at_end.get(name, 0))
                        for name in set(names_at_warm_up) | set(names_at_end) if names_at_warm_up.get(name, 0) != names_at_end.get(name, 0)}
@@ -741,9 +746,9 @@ def main():
             print(f"  load error: {line}")
 
         # The verdict.
-        rss, fds, threads = stats["rss_less_sqlite_kb"], stats["fds"], stats["threads"]
+        rss, fds, threads = stats["anon_less_sqlite_kb"], stats["fds"], stats["threads"]
         if not (rss["growth"] < 1024 and rss["trend"] < 1024):
-            failures.append(f"RSS less SQLite's memory grew over the window: {rss['growth']:+.0f} kB (medians), "
+            failures.append(f"anonymous memory less SQLite's grew over the window: {rss['growth']:+.0f} kB (medians), "
                             f"{rss['trend']:+.0f} kB (trend); goal under 1024 kB")
         for key, f in (("fds", fds), ("threads", threads)):
             if not (f["growth"] < 1 and f["trend"] < 1):
