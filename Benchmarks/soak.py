@@ -64,16 +64,12 @@ import signal
 import socket
 import sqlite3
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
-import zlib
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(REPO, "samples")
@@ -105,7 +101,13 @@ FCM_FAULTS = [
 ]
 
 
-class SoakError(Exception):
+# The browser suite's harness (standard library only) has the small helpers both need.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Browser"))
+import harness  # noqa: E402
+from harness import blank_png, tail, wait_until  # noqa: E402
+
+
+class SoakError(harness.Failure):
     """The soak could not run (a process did not start, a setup call failed)."""
 
 
@@ -113,47 +115,10 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def tail(path, lines=30):
-    try:
-        with open(path, "r", errors="replace") as handle:
-            return "".join(handle.readlines()[-lines:])
-    except OSError:
-        return f"(no log at {path})"
-
-
-def wait_until(what, condition, timeout, interval=0.2, detail=None):
-    deadline = time.monotonic() + timeout
-    last_error = None
-    while True:
-        try:
-            value = condition()
-            if value:
-                return value
-        except SoakError:
-            raise
-        except Exception as error:  # a server still starting, a file half written
-            last_error = error
-        if time.monotonic() >= deadline:
-            extra = f"; last error: {last_error!r}" if last_error else ""
-            if detail:
-                extra += "\n" + detail()
-            raise SoakError(f"timed out after {timeout:.0f} s waiting for {what}{extra}")
-        time.sleep(interval)
-
-
 def http(method, url, body=None, headers=None, timeout=15.0):
     """One request; (status, body bytes) whatever the status."""
-    data = None
-    all_headers = dict(headers or {})
-    if body is not None:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        all_headers.setdefault("Content-Type", "application/json")
-    request = urllib.request.Request(url, data=data, method=method, headers=all_headers)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
+    status, _, data = harness.http(method, url, body, headers, timeout)
+    return status, data
 
 
 def http_json(method, url, body=None, expect=(200,)):
@@ -161,19 +126,6 @@ def http_json(method, url, body=None, expect=(200,)):
     if status not in expect:
         raise SoakError(f"{method} {url} answered {status}: {data[:300]!r}")
     return json.loads(data) if data else None
-
-
-def blank_png(path, width=320, height=240):
-    """A white PNG without any code: what a camera sees between labels."""
-    row = b"\x00" + b"\xff" * width
-    raw = zlib.compress(row * height)
-
-    def chunk(kind, payload):
-        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF)
-
-    with open(path, "wb") as handle:
-        handle.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-                     + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
 
 
 # MARK: the processes
@@ -775,7 +727,7 @@ def main():
         for failure in failures:
             print(f"  {failure}")
         return 0 if not failures else 1
-    except SoakError as error:
+    except harness.Failure as error:
         print(f"soak could not run: {error}", file=sys.stderr)
         failures.append(str(error))
         return 2
