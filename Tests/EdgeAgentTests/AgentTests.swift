@@ -97,6 +97,14 @@ import Testing
             // reaches the durable record (PSH-11); a repeated or late DELIVERED changes nothing.
             let sentMessage = try #require(station.standin.backend.fcm.received.first { $0.status == 200 && $0.message?["token"]?.stringValue == "fcm-token-ana" })
             let notificationID = try #require(sentMessage.message?["data"]?["notification_id"]?.stringValue)
+            // Sent as the relay records it: FCM's 200 comes before the relay commits SENT, and a
+            // receipt for a record not yet sent is refused (PSH-11), which a loaded machine showed
+            // once. An app cannot open what the relay has not finished sending.
+            try await eventually("the record is SENT") {
+                try await agent.outbox.database.dbWriter.read { db in
+                    try String.fetchOne(db, sql: "SELECT status FROM push_notifications WHERE id = ?", arguments: [Int64(notificationID) ?? -1])
+                } == "SENT"
+            }
             for status in ["OPENED", "OPENED", "DELIVERED"] {
                 _ = station.standin.backend.appendChange(stream: "push:ana", kind: "PUSH_RECEIPT", payload: .object([
                     "notification_id": .string(notificationID), "status": .string(status)]))
