@@ -14,7 +14,7 @@ public struct WallClockStepWatch: Sendable {
     public init() {}
 
     /// The step since the previous look, in seconds (negative: the clock went back), or nil
-    /// when there was none, or this is the first look, or the boot changed.
+    /// when there was none or this is the first look.
     public mutating func look(wall: Double, boot: BootInstant) -> Double? {
         let current = wall - boot.seconds
         defer { offset = current }
