@@ -10,10 +10,22 @@ public enum Command {
 
     @discardableResult
     public static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Data {
+        let outcome = try capture(arguments, input: input, in: directory)
+        guard outcome.status == 0 else {
+            throw Failure(description: "\(arguments.joined(separator: " ")) exited \(outcome.status): \(String(decoding: outcome.stderr, as: UTF8.self))")
+        }
+        return outcome.stdout
+    }
+
+    /// Runs a program (looked up on PATH) to its end, whatever its status: the status and both
+    /// outputs. `input` goes to its stdin (else stdin is empty); `environment` replaces this one.
+    public static func capture(_ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+                               environment: [String: String]? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let stdout = Pipe()
         let stderr = Pipe()
         let stdin = Pipe()
@@ -35,12 +47,8 @@ public enum Command {
         }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
-        let errors = errorsRead.get()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
-        }
-        return output
+        return (process.terminationStatus, output, errorsRead.get())
     }
 
     /// `run` through `sh -c`, for pipelines.

@@ -75,30 +75,8 @@ public final class PrivateMounts {
 
     /// Runs `arguments` inside the namespaces; its exit status and output.
     public func run(_ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command(arguments)
-        if let environment { process.environment = environment }
-        let out = Pipe(), errors = Pipe(), stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-        }
-        let errorData = Locked(Data())
-        let drained = DispatchSemaphore(value: 0)
-        let errorHandle = errors.fileHandleForReading
-        Thread.detachNewThread {
-            errorData.set(errorHandle.readDataToEndOfFile())
-            drained.signal()
-        }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errorData.get(), as: UTF8.self))
+        let outcome = try Command.capture(command(arguments), input: input, environment: environment)
+        return (outcome.status, String(decoding: outcome.stdout, as: UTF8.self), String(decoding: outcome.stderr, as: UTF8.self))
     }
 
     /// Fills the file system holding `directory` with `<directory>/filler` until it refuses
