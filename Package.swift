@@ -141,11 +141,26 @@ let package = Package(
         .executableTarget(name: "edge-standin", dependencies: ["EdgeStandin", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The one executable.
+        //
+        // Decision, how it is linked (SCN-12, issue #32; Benchmarks/start-cost.py measures it):
+        // every `edge` process, `edge scan` once per file above all, pays at start for the whole
+        // binary, the kiosk's NIO, BoringSSL and Hummingbird included: its relocations before
+        // main, the Swift runtime's scans of all its conformance records after. So:
+        // - --no-export-dynamic: the Swift toolchain exports every symbol of a static-runtime
+        //   executable (46,000 here) for dladdr, and the runtime's start-up dladdr then scans them
+        //   all (1.6 M instructions of each process). Nothing resolves symbols in `edge`; crash
+        //   backtraces read the symbol table or DWARF, and a station has no swift-backtrace anyway.
+        // - lld with -z pack-relative-relocs (DT_RELR, glibc >= 2.36): the ~150,000 relative
+        //   relocations are applied from a 28 KB bitmap instead of a 3.5 MB table (0.6 M
+        //   instructions, ~40 page faults).
+        // Not done: -no-pie, which would save ~1.3 M instructions and ~360 page faults more (each
+        // relocated page is a copy-on-write fault, ~3 us here); it loses ASLR for the agent that
+        // serves the kiosk and holds the vault's secrets.
         .executableTarget(name: "edge", dependencies: [
             "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
             "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk", "EdgeStation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
         .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",

@@ -137,6 +137,22 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(record["reason"] as? String, "This linking code is not recognized. Please verify you have the correct code and try again.")
     }
 
+    /// Without --config the file is $EDGE_CONFIG's, found before anything else is built (issue
+    /// #32), and it is still checked with the capabilities' sections (`ui` is the kiosk's), as
+    /// `edge run` checks it (AGT-10).
+    func testScanReadsTheFileNamedByEDGE_CONFIGAndChecksEveryCapabilitysSection() throws {
+        let recognised = try EdgeProcess.run(["scan", "--image", sample("linking-code.png")], environment: ["EDGE_CONFIG": "samples/edge.json"])
+        XCTAssertEqual(recognised.status, 0, recognised.stderr)
+        XCTAssertEqual(recognised.lines, [#"samples/linking-code.png: qr "AB-7KX-M4PQR" linking-code"#])
+
+        let config = tmp.appendingPathComponent("edge.json")
+        try Data(#"{"ui": {"lisen": "127.0.0.1:8080"}}"#.utf8).write(to: config)
+        let refused = try EdgeProcess.run(["scan", "--image", sample("linking-code.png")], environment: ["EDGE_CONFIG": config.path])
+        XCTAssertEqual(refused.status, 2, refused.stdout)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertTrue(refused.stderr.contains("\(config.path): ui.lisen: unknown key; did you mean ui.listen?"), refused.stderr)
+    }
+
     func testBrokenConfigurationIsAClearError() throws {
         let bad = tmp.appendingPathComponent("edge.json")
         try Data("{\"sponsors\": [{\"prefix\": \"I1\"}]".utf8).write(to: bad)

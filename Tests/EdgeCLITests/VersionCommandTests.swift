@@ -22,6 +22,27 @@ final class VersionCommandTests: XCTestCase {
         XCTAssertTrue(line.hasPrefix(BuildInfo.packageVersion + " (commit "), line)
     }
 
+    /// How `edge` is linked (Package.swift, issue #32): no symbol of its own exported for dladdr,
+    /// which the Swift runtime would scan at every start, and the relative relocations packed.
+    func testTheExecutableExportsNoSymbolsAndPacksItsRelocations() throws {
+        let binary = try EdgeProcess.executable()
+        let readelf = URL(fileURLWithPath: "/usr/bin/readelf")     // binutils, which packaging/build-deb needs too
+        let symbols = try EdgeProcess.run(executable: readelf, ["--dyn-syms", "--wide", binary.path])
+        XCTAssertEqual(symbols.status, 0, symbols.stderr)
+        // Defined dynamic symbols (section index not UND): a few of the C start files' at most.
+        // (Bites in a static-runtime build, whose toolchain default exports ~46,000; a build with
+        // the shared runtime exports few either way, and the RELR check below covers it.)
+        let defined = symbols.lines.filter { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 8 && fields[0].dropLast().allSatisfy(\.isNumber) && fields[0].hasSuffix(":")
+                && fields[6] != "UND" && fields[3] != "SECTION"
+        }
+        XCTAssertLessThan(defined.count, 100, defined.prefix(20).joined(separator: "\n"))
+        let dynamic = try EdgeProcess.run(executable: readelf, ["--dynamic", "--wide", binary.path])
+        XCTAssertEqual(dynamic.status, 0, dynamic.stderr)
+        XCTAssertTrue(dynamic.lines.contains { $0.contains("(RELR)") }, dynamic.stdout)
+    }
+
     func testStatusNamesTheEdgeThatAnswers() throws {
         let config = directory.appendingPathComponent("edge.json")
         try Data(#"{"station": {"name": "dock-1", "state_dir": "\#(directory.appendingPathComponent("state").path)"}}"#.utf8).write(to: config)
