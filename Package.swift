@@ -46,6 +46,8 @@ let package = Package(
         // Headers only: libcurl itself is loaded with dlopen on first use (EdgeHTTP/CurlLibrary.swift).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        // glibc's malloc statistics (part of libc: no package, nothing to link).
+        .systemLibrary(name: "CMalloc"),
 
         // The commit this binary was built from: a weak default that packaging/build-deb replaces
         // at link time (EdgeCore/BuildInfo.swift says why).
@@ -83,7 +85,7 @@ let package = Package(
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", "EdgeFCM", "EdgeHTTP",
                                                  .product(name: "GRDB", package: "GRDB.swift")]),
         // The station (AGT-1..8): configuration, buildAgent and the services it composes.
-        .target(name: "EdgeAgent", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeCapture", "EdgeCrypto",
+        .target(name: "EdgeAgent", dependencies: ["CMalloc", "EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeCapture", "EdgeCrypto",
                                                   "EdgeVault", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract", "EdgePush", "EdgeFCM", "EdgeFCMTransport",
                                                   .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Logging", package: "swift-log"),

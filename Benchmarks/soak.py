@@ -456,11 +456,23 @@ def proc_sample(pid):
     return rss, anon, fds, threads, cpu
 
 
-def sqlite_memory_kb(metrics_address):
-    """SQLite's own memory from the agent's /metrics, in kB (None when unreadable)."""
+MEMORY_GAUGES = {"sqlite_kb": b"edge_sqlite_memory_bytes", "heap_kb": b"edge_malloc_in_use_bytes",
+                 "heap_free_kb": b"edge_malloc_free_retained_bytes"}
+
+
+def memory_metrics_kb(metrics_address):
+    """The agent's own memory gauges from /metrics, in kB: SQLite's memory, malloc's bytes in use
+    and malloc's freed-but-kept bytes (None when /metrics is unreadable or lacks one)."""
     status, body = http("GET", f"http://{metrics_address}/metrics", timeout=5)
-    found = re.search(rb"^edge_sqlite_memory_bytes(?:\{[^}]*\})? ([0-9.e+]+)$", body, re.M) if status == 200 else None
-    return float(found.group(1)) / 1024 if found else None
+    if status != 200:
+        return None
+    values = {}
+    for key, name in MEMORY_GAUGES.items():
+        found = re.search(rb"^" + name + rb"(?:\{[^}]*\})? ([0-9.e+]+)$", body, re.M)
+        if not found:
+            return None
+        values[key] = float(found.group(1)) / 1024
+    return values
 
 
 def thread_names(pid):
@@ -491,7 +503,7 @@ def figures(samples, warm_up, window_start, span):
     of samples at each end, and the trend), max."""
     out = {}
     end_t = samples[-1]["t"]
-    for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "fds", "threads"):
+    for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "heap_kb", "heap_free_kb", "fds", "threads"):
         def median_before(t):
             values = [s[key] for s in samples if t - span < s["t"] <= t]
             return statistics.median(values) if values else None
@@ -562,7 +574,7 @@ def main():
         samples = []
         sequence_checked = sequence_mismatches = 0
         with open(csv_path, "w") as csv:
-            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb\n")
+            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb,heap_kb,heap_free_kb\n")
             names_at_warm_up = None
             next_sample = started
             while True:
@@ -572,9 +584,10 @@ def main():
                 if station.process.poll() is not None:
                     raise SoakError(f"edge run exited with {station.process.returncode} during the soak:\n{tail(station.log_path)}")
                 rss, anon, fds, threads, cpu = proc_sample(pid)
-                sqlite_kb = sqlite_memory_kb(station.metrics)
-                if sqlite_kb is None:
-                    raise SoakError("edge_sqlite_memory_bytes missing from /metrics")
+                gauges = memory_metrics_kb(station.metrics)
+                if gauges is None:
+                    raise SoakError("the memory gauges (" + ", ".join(n.decode() for n in MEMORY_GAUGES.values()) + ") missing from /metrics")
+                sqlite_kb = gauges["sqlite_kb"]
                 if names_at_warm_up is None and now - started >= warm_up:
                     names_at_warm_up = thread_names(pid)
                 events, = database_query(station.database, "SELECT COUNT(*) FROM scan_events")[0]
@@ -582,12 +595,13 @@ def main():
                 sequence_checked += depth
                 sequence_mismatches += mismatched
                 sample = {"t": now - started, "rss_kb": rss, "fds": fds, "threads": threads, "cpu": cpu, "events": events, "depth": depth,
-                          "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb}
+                          "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb,
+                          "heap_kb": gauges["heap_kb"], "heap_free_kb": gauges["heap_free_kb"]}
                 samples.append(sample)
-                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f},{anon}\n")
+                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f},{anon},{gauges['heap_kb']:.0f},{gauges['heap_free_kb']:.0f}\n")
                 csv.flush()
                 if len(samples) % max(1, int(60 / args.interval)) == 1:
-                    log(f"t={sample['t']:.0f}s rss={rss} kB anon={anon} kB sqlite={sqlite_kb:.0f} kB fds={fds} threads={threads} cpu={cpu:.0f}s events={events} outbox={depth}")
+                    log(f"t={sample['t']:.0f}s rss={rss} kB anon={anon} kB sqlite={sqlite_kb:.0f} kB heap={gauges['heap_kb']:.0f}+{gauges['heap_free_kb']:.0f} free kB fds={fds} threads={threads} cpu={cpu:.0f}s events={events} outbox={depth}")
                 next_sample += args.interval
                 time.sleep(max(0.0, next_sample - time.monotonic()))
 
@@ -613,7 +627,8 @@ def main():
         sync_status = wait_until("the outbox to drain", drained, args.drain_timeout, interval=2, detail=lambda: tail(station.log_path))
         log(f"outbox drained in {time.monotonic() - drain_started:.0f} s")
         quiet = proc_sample(pid)
-        quiet_sqlite = sqlite_memory_kb(station.metrics) or 0.0
+        quiet_gauges = memory_metrics_kb(station.metrics) or {key: 0.0 for key in MEMORY_GAUGES}
+        quiet_sqlite = quiet_gauges["sqlite_kb"]
         load.tally()
         backend_seconds = time.monotonic() - backend_started
         exit_status, exit_seconds = station.stop()
@@ -658,9 +673,9 @@ def main():
               f"({window_minutes:.1f} min); values are medians of {span:.0f} s of samples")
         print(f"{'':11}{'warm-up end':>12}{'end':>12}{'growth':>12}{'trend':>12}{'max':>12}{'quiet end':>12}")
         units = {"rss_kb": "RSS kB", "anon_kb": "anon kB", "sqlite_kb": "SQLite kB", "anon_less_sqlite_kb": "anon-SQLite",
-                 "fds": "fds", "threads": "threads"}
+                 "heap_kb": "malloc used", "heap_free_kb": "malloc free", "fds": "fds", "threads": "threads"}
         quiet_values = {"rss_kb": quiet[0], "anon_kb": quiet[1], "sqlite_kb": quiet_sqlite, "anon_less_sqlite_kb": quiet[1] - quiet_sqlite,
-                        "fds": quiet[2], "threads": quiet[3]}
+                        "heap_kb": quiet_gauges["heap_kb"], "heap_free_kb": quiet_gauges["heap_free_kb"], "fds": quiet[2], "threads": quiet[3]}
         for key, label in units.items():
             f = stats[key]
             print(f"{label:11}{f['warm_up']:>12.0f}{f['end']:>12.0f}{f['growth']:>+12.0f}{f['trend']:>+12.1f}{f['max']:>12.0f}{quiet_values[key]:>12.0f}")

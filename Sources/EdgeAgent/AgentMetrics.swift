@@ -34,6 +34,10 @@ public final class AgentMetrics: Sendable {
         // Read when scraped: SQLite's own memory, so RSS growth can be told apart from its page
         // caches filling as the database grows (issue #30 item 5).
         CoreMetrics.Gauge(label: "edge_sqlite_memory_bytes", factory: factory).record(EdgeDatabase.memoryInUse())
+        // And malloc's: what is allocated (a leak grows it) and what is freed but kept (fragmentation).
+        let heap = ProcessHeap.current()
+        CoreMetrics.Gauge(label: "edge_malloc_in_use_bytes", factory: factory).record(heap.inUse)
+        CoreMetrics.Gauge(label: "edge_malloc_free_retained_bytes", factory: factory).record(heap.retainedFree)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         registry.emit(into: &buffer)

@@ -106,4 +106,19 @@ import Testing
         let bytes = try #require(samples["edge_sqlite_memory_bytes{}"], "\(samples.keys.sorted())")
         #expect(bytes > 0)
     }
+
+    /// A block held shows in malloc's in-use figure, and /metrics says both of malloc's figures.
+    /// 256 MB, mmapped by malloc and never touched: no resident cost, and far beyond what tests
+    /// running beside this one free meanwhile.
+    @Test func metricsSayMallocsHeap() throws {
+        let before = ProcessHeap.current()
+        let block = try #require(malloc(256 << 20))
+        defer { free(block) }
+        let held = ProcessHeap.current()
+        #expect(held.inUse - before.inUse > 200 << 20, "\(before) -> \(held)")
+        let samples = try PythonCheck.prometheusSamples(Data(AgentMetrics().render()))
+        let inUse = try #require(samples["edge_malloc_in_use_bytes{}"], "\(samples.keys.sorted())")
+        #expect(inUse > Double(256 << 20))
+        #expect(samples["edge_malloc_free_retained_bytes{}"] != nil)
+    }
 }
