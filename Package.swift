@@ -233,3 +233,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Concrete generic types (Set<BarcodeFormat>, [String: Action]) get their metadata from accessor
+// functions that pass the conformances, not from mangled names the runtime resolves: a mangled
+// name's requirements (BarcodeFormat: Hashable) are looked up by scanning every conformance record
+// in the binary, about 0.45 M instructions each the first time, 14 of them in one `edge scan`
+// (30% of its instructions; issue #32 item 3). The cost is a little more code.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+}
