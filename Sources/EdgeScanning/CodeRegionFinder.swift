@@ -200,6 +200,9 @@ struct CodeRegionFinder {
             return finished
         }
 
+        /// `sample` for a difference under the threshold either way: it only ends the current sign.
+        @inline(__always) mutating func flat() { runSign = 0 }
+
         mutating func finish(_ finder: CodeRegionFinder) -> (start: Int, end: Int)? {
             defer { edges = 0 }
             return isDense(finder) ? (start, lastEdge) : nil
@@ -242,6 +245,9 @@ struct CodeRegionFinder {
             let row = y * s
             for x in 1..<(w - 1) {
                 let d = Int(p[row + x + 1]) - Int(p[row + x - 1])
+                // Most samples are flat: only the sign changes then (`LineTracker.flat`), so they
+                // skip the call (issue #32: the finder was two thirds of a frame's time).
+                if d < threshold && d > -threshold { tracker.flat(); continue }
                 if let r = tracker.sample(d, at: x, self, threshold: threshold) { runs.append(Run(line: y, start: r.start, end: r.end)) }
             }
             if let r = tracker.finish(self) { runs.append(Run(line: y, start: r.start, end: r.end)) }
@@ -261,6 +267,7 @@ struct CodeRegionFinder {
             let above = (y - 1) * s, below = (y + 1) * s
             for (index, x) in columns.enumerated() {
                 let d = Int(p[below + x]) - Int(p[above + x])
+                if d < threshold && d > -threshold { trackers[index].flat(); continue }
                 if let r = trackers[index].sample(d, at: y, self, threshold: threshold) { runs.append(Run(line: x, start: r.start, end: r.end)) }
             }
         }
