@@ -91,10 +91,10 @@ public struct ReaderOptions: Sendable, Equatable {
     /// - The whole-frame scan is first a shrunk one (half size, at the preset's density 2), then,
     ///   when that read nothing, the full-resolution one. The codes the finder misses for their
     ///   size have modules over about 6 px, still 3 px at half size, where the still-image plan
-    ///   reads such codes too; that scan costs about a fifteenth of the full one (callgrind on the
-    ///   Benchmarks' empty 1280x720 frame: 6 M against 93 M instructions; issue #32: the full
-    ///   scan every 200 ms was most of an idle camera's time, so every preset but the four
-    ///   symbologies' cost more than zxing-cpp). The shrunk scan runs every 200 ms; the full one
+    ///   reads such codes too; that scan costs about a quarter of the full one (callgrind on the
+    ///   Benchmarks' empty 1280x720 frame: 25 M against 95 M instructions; issue #32: the full
+    ///   scan every 200 ms was most of an idle camera's time, so the single-symbology presets
+    ///   cost more than zxing-cpp, whose cost falls with each symbology left out). The shrunk scan runs every 200 ms; the full one
     ///   at once when the scene changed, as before, and else every `fullFrameInterval`, 1 s: a
     ///   small code the finder misses (low contrast, a crowded frame) that crept in unnoticed
     ///   is read within a second instead of 200 ms, one held up in the frame it appears.

@@ -121,7 +121,7 @@ final class CodeRegionFinderTests: XCTestCase {
     }
 
     /// Issue #32: after an empty regions pass the camera preset scans the whole frame shrunk
-    /// every `wholeFrameInterval`, and at full resolution, which costs about fifteen times as
+    /// every `wholeFrameInterval`, and at full resolution, which costs about four times as
     /// much, every `fullFrameInterval`: a small code the finder cannot see (here too faint for
     /// its edge threshold) is read once a second on an idle camera, not every 200 ms.
     func testTheFullResolutionScanWaitsForItsOwnInterval() throws {
