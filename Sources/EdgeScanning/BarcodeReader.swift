@@ -47,9 +47,12 @@ public final class BarcodeReader {
         var regionsReadNothing = false
         passLoop: for (index, pass) in passes.enumerated() {
             if index >= options.maxPasses || (index > 0 && clock.now - start > options.timeBudget) { break }
-            // The camera preset's whole-frame pass after an empty regions pass runs only when due.
-            if regionsReadNothing && !pass.transformsImage, let interval = options.wholeFrameInterval,
-               !schedule.wholeFrameDue(frame, interval: interval) { break }
+            // The camera preset's whole-frame passes after an empty regions pass run only when due
+            // (the shrunk one every `wholeFrameInterval`, the full-resolution one every
+            // `fullFrameInterval`, on a frame where the shrunk one ran and read nothing); the
+            // passes after one that waits, wait too.
+            if regionsReadNothing && pass.isWholeFrameScan, let interval = options.wholeFrameInterval,
+               !schedule.due(pass, on: frame, interval: pass.transforms.isEmpty ? options.fullFrameInterval ?? interval : interval) { break }
             switch try run(pass, &state) {
             case .found(let results): return results
             case .readNothing: if pass.region == .regions { regionsReadNothing = true }
@@ -509,6 +512,8 @@ private struct ReadState {
     let view: ImageView
     let zbar: ZbarScanner
     let budget: WorkBudget
+    /// Whether a 1D symbology is read (`PassImage.inRegions`).
+    let linear: Bool
     /// The caller's view, copied once for all passes that transform it (`images(for:)`).
     private var owned: GrayImage?
 
@@ -522,12 +527,13 @@ private struct ReadState {
         // gets the same answer.
         zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
         budget = WorkBudget(maxPixels: options.maxPixels, deadline: deadline)
+        linear = options.formats.contains(where: \.isLinear)
     }
 
     /// The images a pass that transforms the image scans: for `regions`, crops straight from the
     /// caller's view (no copy of a whole camera frame); else made from an owned, packed copy.
     mutating func images(for pass: ScanPass) throws(TransformError) -> [PassImage] {
-        if pass.region == .regions { return try PassImage.inRegions(of: view, by: pass, budget: budget) }
+        if pass.region == .regions { return try PassImage.inRegions(of: view, by: pass, budget: budget, linear: linear) }
         return try PassImage.made(by: pass, from: ownedCopy(), budget: budget)
     }
 

@@ -141,6 +141,12 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     /// or an owned copy); lines and decoders only change how an image is scanned.
     var transformsImage: Bool { region != .whole || !transforms.isEmpty }
 
+    /// A scan of the whole image as given or only shrunk: what the camera preset schedules after
+    /// an empty regions pass (`ReaderOptions.wholeFrameInterval`).
+    var isWholeFrameScan: Bool {
+        region == .whole && transforms.allSatisfy { if case .downscale = $0 { true } else { false } }
+    }
+
     /// A rotation turns the bars: zbar's orientation and a region's scan direction no longer hold.
     var rotates: Bool { transforms.contains { if case .rotate = $0 { true } else { false } } }
 

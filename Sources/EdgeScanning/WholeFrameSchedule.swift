@@ -13,8 +13,9 @@ struct WholeFrameSchedule {
         let sceneChanged: Bool
     }
 
-    /// When the whole-frame pass last ran after an empty regions pass.
-    private var lastWholeFrame: ContinuousClock.Instant?
+    /// When each whole-frame pass last ran after an empty regions pass (the camera preset has a
+    /// shrunk one and a full-resolution one, each on its own interval).
+    private var lastRun: [ScanPass: ContinuousClock.Instant] = [:]
     /// When the previous read started.
     private var lastRead: ContinuousClock.Instant?
     /// The previous frame's coarse picture, to see a scene change.
@@ -34,13 +35,13 @@ struct WholeFrameSchedule {
         return Frame(arrival: arrival, gap: gap, sceneChanged: sceneChanged)
     }
 
-    /// Whether the whole-frame pass runs on `frame`; it is recorded as run when it does.
+    /// Whether the whole-frame pass `pass` runs on `frame`; it is recorded as run when it does.
     /// Rounding to the nearest frame (half a frame gap early) keeps a camera at `1 / interval`
     /// fps, whose frames come a millisecond early as often as late, scanning every frame, and
     /// 30 fps every sixth.
-    mutating func wholeFrameDue(_ frame: Frame, interval: Duration) -> Bool {
-        if !frame.sceneChanged, let last = lastWholeFrame, frame.arrival - last + frame.gap / 2 < interval { return false }
-        lastWholeFrame = frame.arrival
+    mutating func due(_ pass: ScanPass, on frame: Frame, interval: Duration) -> Bool {
+        if !frame.sceneChanged, let last = lastRun[pass], frame.arrival - last + frame.gap / 2 < interval { return false }
+        lastRun[pass] = frame.arrival
         return true
     }
 }

@@ -23,6 +23,18 @@ final class CodeRegionFinderTests: XCTestCase {
         assertInside(regions, frame)
     }
 
+    /// Issue #32: a reader of QR alone does not scan the regions whose runs lie one way (a 1D
+    /// code's); QR finder patterns make runs both ways.
+    func testWithoutA1DSymbologyOneWayRegionsAreNotScanned() throws {
+        let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
+        let (frame, _) = Frame.cluttered(seed: 2, pasting: code, at: (400, 250))
+        let pass = ScanPass(region: .regions)
+        let all = try frame.withView { try PassImage.inRegions(of: $0, by: pass, budget: .standard) }
+        let qrOnly = try frame.withView { try PassImage.inRegions(of: $0, by: pass, budget: .standard, linear: false) }
+        XCTAssertTrue(all.contains { $0.lines == .rows }, "the Code 128's region is scanned for 1D codes")
+        XCTAssertEqual(qrOnly.map(\.lines), all.map(\.lines).filter { $0 == .both })
+    }
+
     func testUprightBarsTurnedSidewaysAreAColumnsRegion() throws {
         let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
         let (turned, _) = try code.withView { try $0.rotated(degrees: 90) }
@@ -55,12 +67,12 @@ final class CodeRegionFinderTests: XCTestCase {
             XCTAssertTrue(box.x - 2 <= p.x && p.x <= box.x + box.width + 2 && box.y - 2 <= p.y && p.y <= box.y + box.height + 2,
                           "\(p) maps back into the pasted code \(box)")
         }
-        // A code too large for the finder is still read, by the whole-frame scan.
+        // A code too large for the finder is still read, by the whole-frame scan at half size.
         let big = try XCTUnwrap(Encoders.qrencode(["-s", "24"], "PO-2026-00042").first)
         let (close, _) = Frame.cluttered(seed: 7, pasting: big, at: (100, 20))
         let read = try XCTUnwrap(reader.read(close).first)
         XCTAssertEqual(read.text, "PO-2026-00042")
-        XCTAssertEqual(read.pass, .plain)
+        XCTAssertEqual(read.pass, ScanPass([.downscale(2)]))
     }
 
     /// Issue #15 item 2: after an empty regions pass the camera preset scans the whole frame
@@ -74,6 +86,7 @@ final class CodeRegionFinderTests: XCTestCase {
 
         var options = ReaderOptions.cameraFrame()
         options.wholeFrameInterval = .seconds(3600)
+        options.fullFrameInterval = .seconds(3600)
         let reader = try BarcodeReader(options: options)
         XCTAssertEqual(try reader.read(close).map(\.text), ["PO-2026-00043"], "the first empty regions pass is followed by the whole frame")
         XCTAssertEqual(try reader.read(close).map(\.text), [], "within the interval the whole frame waits")
@@ -105,6 +118,24 @@ final class CodeRegionFinderTests: XCTestCase {
             let everyFrame = try BarcodeReader(options: options)
             for _ in 0..<3 { XCTAssertEqual(try everyFrame.read(close).map(\.text), ["PO-2026-00043"], "interval \(String(describing: interval))") }
         }
+    }
+
+    /// Issue #32: after an empty regions pass the camera preset scans the whole frame shrunk
+    /// every `wholeFrameInterval`, and at full resolution, which costs about four times as
+    /// much, every `fullFrameInterval`: a small code the finder cannot see (here too faint for
+    /// its edge threshold) is read once a second on an idle camera, not every 200 ms.
+    func testTheFullResolutionScanWaitsForItsOwnInterval() throws {
+        let code = try XCTUnwrap(Encoders.qrencode(["-s", "3"], "PO-2026-00045").first)
+        var faint = GrayImage(width: 1280, height: 720, fill: 127)
+        for y in 0..<code.height { for x in 0..<code.width { faint[500 + x, 300 + y] = code[x, y] < 128 ? 120 : 134 } }
+        XCTAssertNil(try faint.withView { try CodeRegionFinder().regions(in: $0) }, "too faint for the finder")
+        XCTAssertEqual(ReaderOptions.cameraFrame().fullFrameInterval, .seconds(1))
+        let reader = try BarcodeReader(options: .cameraFrame())
+        let t0 = ContinuousClock.now
+        let read = try (0..<75).filter { index in
+            try !faint.withView { try reader.read($0, arrivedAt: t0 + .microseconds(33_333 * index + (index % 2 == 0 ? 900 : -900))) }.isEmpty
+        }
+        XCTAssertEqual(read, [0, 30, 60], "at 30 fps, one frame in thirty")
     }
 
     /// `image` with every pixel moved by up to ±12 grey levels, as a camera's next frame of the same view.
