@@ -237,13 +237,14 @@ do {
         try await syncBench(count: Int(args[2]) ?? 1000, baseURL: args[3], token: args[4])
     case "push" where args.count >= 7:
         try await pushBench(count: Int(args[2]) ?? 10000, rate: Double(args[3]) ?? 5000, baseURL: args[4], serviceAccountPath: args[5], caFile: args[6],
-                            maxInFlight: args.count > 7 ? Int(args[7]) ?? PushSender.defaultMaxInFlight : PushSender.defaultMaxInFlight)
+                            maxInFlight: args.count > 7 ? Int(args[7]) ?? PushSender.defaultMaxInFlight : PushSender.defaultMaxInFlight,
+                            runs: args.count > 8 ? Set(args[8].split(separator: ",").map(String.init)) : ["paced", "saturated"])
     case "frame" where args.count >= 4:
         try frame(args[2], args[3], reps: args.count > 4 ? Int(args[4]) ?? 50 : 50)
     case "sequence" where args.count >= 4:
         try sequence(args[2], Array(args[3...]))
     default:
-        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] [--serve] | frame FILE FORMATS [REPS] | sequence FORMATS FILE... | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT CA_FILE\n".utf8))
+        FileHandle.standardError.write(Data("usage: edge-bench photos DIR [--plain] [--passes A,B] [--serve] | frame FILE FORMATS [REPS] | sequence FORMATS FILE... | vault [REPS [BACKEND [TCTI]]] | sync N BASE_URL TOKEN | push N RATE BASE_URL SERVICE_ACCOUNT CA_FILE [MAX_IN_FLIGHT [paced,saturated]]\n".utf8))
         exit(64)
     }
 } catch {

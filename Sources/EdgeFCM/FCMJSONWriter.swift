@@ -18,7 +18,7 @@ enum FCMJSONWriter {
         return bytes
     }
 
-    private static func write(_ value: JSONValue, into bytes: inout [UInt8]) -> Bool {
+    static func write(_ value: JSONValue, into bytes: inout [UInt8]) -> Bool {
         switch value {
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
@@ -55,7 +55,7 @@ enum FCMJSONWriter {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, into bytes: inout [UInt8]) {
+    static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied in one go.
         guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {

@@ -43,27 +43,32 @@ public struct NotificationRecord: Sendable, Hashable {
     }
 
     init(row: Row) throws(PushError) {
-        guard let type = NotificationType(rawValue: row["type"]),
-              let priority = NotificationPriority(rawValue: row["priority"]),
-              let status = NotificationStatus(rawValue: row["status"]) else {
+        try self.init(row: row, columns: NotificationColumns(row))
+    }
+
+    /// A row whose column positions are already known (the rows of one fetch share them).
+    init(row: Row, columns c: NotificationColumns) throws(PushError) {
+        guard let type = NotificationType(rawValue: row[c.type]),
+              let priority = NotificationPriority(rawValue: row[c.priority]),
+              let status = NotificationStatus(rawValue: row[c.status]) else {
             throw PushError(.databaseFailure, "A push notification record has a type, priority or status this edge does not know.",
-                            context: ["id": String(describing: row["id"] as Int64?)])
+                            context: ["id": String(describing: row[c.id] as Int64?)])
         }
-        id = row["id"]
-        userID = row["user_id"]
+        id = row[c.id]
+        userID = row[c.userID]
         self.type = type
         self.priority = priority
-        title = row["title"]
-        body = row["body"]
-        deepLink = row["deep_link"]
-        ttlSeconds = row["ttl_seconds"]
-        createdAt = row["created_at"]
-        expiresAt = row["expires_at"]
+        title = row[c.title]
+        body = row[c.body]
+        deepLink = row[c.deepLink]
+        ttlSeconds = row[c.ttlSeconds]
+        createdAt = row[c.createdAt]
+        expiresAt = row[c.expiresAt]
         self.status = status
-        reason = row["reason"]
-        tag = row["tag"]
-        heldUntil = row["held_until"]
-        digestID = row["digest_id"]
-        updatedAt = row["updated_at"]
+        reason = row[c.reason]
+        tag = row[c.tag]
+        heldUntil = row[c.heldUntil]
+        digestID = row[c.digestID]
+        updatedAt = row[c.updatedAt]
     }
 }

@@ -82,8 +82,11 @@ extension PushStore {
         }
         var dispatches: [PushDispatch] = []
         dispatches.reserveCapacity(notifications.count + digests.count)
+        // Every row is `SELECT *` of push_notifications: their columns are found once.
+        let columns = try notifications.first.map(NotificationColumns.init)
         for row in notifications {
-            let record = try NotificationRecord(row: row)
+            guard let columns else { break }
+            let record = try NotificationRecord(row: row, columns: columns)
             let user = try forUser(record.userID)
             dispatches.append(PushDispatch(item: .notification(record), devices: user.devices, badge: user.badge))
         }

@@ -50,7 +50,9 @@ public struct PushStore: Sendable {
     func records(_ action: String, sql: String, _ arguments: StatementArguments) throws(PushError) -> [NotificationRecord] {
         let rows = try read(action) { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
         var records: [NotificationRecord] = []
-        for row in rows { records.append(try NotificationRecord(row: row)) }
+        guard let first = rows.first else { return [] }
+        let columns = try NotificationColumns(first)
+        for row in rows { records.append(try NotificationRecord(row: row, columns: columns)) }
         return records
     }
 

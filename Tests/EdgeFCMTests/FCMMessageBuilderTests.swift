@@ -101,6 +101,20 @@ final class FCMMessageBuilderTests: XCTestCase {
         }
     }
 
+    /// The body is written key by key (issue #31): both priorities' fixed parts and data values
+    /// of every kind a caller may pass come out as `ContractCoding` writes them.
+    func testBodyBytesAreContractCodingsForBothPrioritiesAndAnyData() throws {
+        let data: [String: JSONValue] = ["b": .string("x\"y"), "a": .integer(-7), "c": .bool(true), "z": .null, "m": .array([.string("1")])]
+        for urgent in [false, true] {
+            let built = try FCMMessageBuilder.build(token: "tok", title: "T\u{1}", body: "B/b", data: data, tag: "n-1", channel: "ch",
+                                                    thread: "th", urgent: urgent, badge: 3, expiresAt: Self.noon + 60, now: Self.noon)
+            let reference = try ContractCoding.encode(try ContractCoding.decode(JSONValue.self, from: built.body))
+            XCTAssertEqual(String(decoding: built.body, as: UTF8.self), String(decoding: reference, as: UTF8.self))
+            XCTAssertEqual(try message(built)["apns"]?["headers"]?["apns-priority"]?.stringValue, urgent ? "10" : "5")
+            XCTAssertEqual(try message(built)["android"]?["priority"]?.stringValue, urgent ? "HIGH" : "NORMAL")
+        }
+    }
+
     func testCollapseIDFitsAPNsLimit() throws {
         let (_, record) = try record()
         XCTAssertLessThanOrEqual(record.tag.utf8.count, FCMMessageBuilder.maxCollapseIDBytes)
