@@ -187,6 +187,7 @@ let package = Package(
                 path: "Tests/EdgeTestSupport"),
         .testTarget(name: "EdgeTPMTests", dependencies: ["EdgeTPM", "EdgeCrypto", "EdgeTestSupport"]),
         .testTarget(name: "EdgeVaultTests", dependencies: ["EdgeVault", "EdgeCrypto", "EdgeTPM", "EdgeTestSupport"]),
+        .testTarget(name: "EdgeCoreTests", dependencies: ["EdgeCore", "EdgeTestSupport"]),
         .testTarget(name: "EdgeStoreTests", dependencies: ["EdgeStore", "EdgeCore", "EdgePush", "EdgeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Real servers on 127.0.0.1: Servers/test_server.py (python3 stdlib) and nghttpd for HTTP/2.
         .testTarget(name: "EdgeHTTPTests", dependencies: ["EdgeHTTP", "EdgeTestSupport"], exclude: ["Servers"]),

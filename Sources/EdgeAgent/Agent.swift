@@ -280,7 +280,10 @@ public final class Agent: Sendable {
     public func run() async throws {
         logger.info("agent started", metadata: ["event": "agent.started", "database": "\(paths.database)", "cameras": "\(configuration.station.cameras.count)"])
         defer { facts.finish() }
-        try await group.run()
+        // Every part's tasks on the station's own fixed set of threads (StationExecutor says why).
+        try await withTaskExecutorPreference(StationExecutor.shared) {
+            try await group.run()
+        }
         logger.info("agent stopped", metadata: ["event": "agent.stopped"])
     }
 

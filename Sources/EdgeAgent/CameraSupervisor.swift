@@ -1,4 +1,3 @@
-import Dispatch
 import EdgeCore
 import EdgeImaging
 import EdgePayloads
@@ -144,12 +143,19 @@ public final class CameraSupervisor: Service, Sendable {
 
     private func start(_ camera: StationCamera) -> RunningCamera {
         let stop = StopFlag()
-        let finished = Task.detached { [self] in
+        let finished = Task(executorPreference: StationExecutor.shared) { [self] in
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // Capture blocks in poll: its own thread, not the cooperative pool's.
-                let thread = DispatchQueue(label: "edge.camera." + camera.name)
-                thread.async {
-                    self.supervise(camera, stop: stop)
+                // Capture blocks in poll and decoding takes a core: the camera's own thread, not
+                // a shared pool's.
+                do throws(NamedThread.StartError) {
+                    try NamedThread.start(name: "edge-cam-" + camera.name) {
+                        self.supervise(camera, stop: stop)
+                        continuation.resume()
+                    }.detach()
+                } catch {
+                    logger.error("camera not started", metadata: ["event": "camera.failed", "camera": "\(camera.name)", "reason": "\(error.message)"])
+                    state.update { $0.cameras[camera.name] = AgentState.Camera(name: camera.name, device: camera.device, up: false,
+                                                                               detail: error.message, frames: 0, events: 0) }
                     continuation.resume()
                 }
             }

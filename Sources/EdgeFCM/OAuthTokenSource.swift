@@ -48,7 +48,7 @@ public actor OAuthTokenSource {
         if let inFlight {
             task = inFlight
         } else {
-            task = Task { try await self.exchange() }
+            task = Task(executorPreference: StationExecutor.shared) { try await self.exchange() }
             inFlight = task
         }
         do {

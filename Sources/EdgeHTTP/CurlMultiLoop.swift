@@ -39,7 +39,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let state = Locked(State())
-    private let thread = Locked<pthread_t?>(nil)
+    private let thread = Locked<NamedThread?>(nil)
 
     init(maxConnectionsPerHost: Int, maxConcurrentStreams: Int) throws(TransportError) {
         multi = try Curl.multiInit()
@@ -59,20 +59,13 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func start() throws(TransportError) {
-        let retained = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        let result = pthread_create(&handle, nil, { argument in
-            guard let argument else { return nil }
-            let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeRetainedValue()
-            loop.run()
-            return nil
-        }, retained)
-        guard result == 0 else {
-            Unmanaged<CurlMultiLoop>.fromOpaque(retained).release()
-            throw TransportError(.internalFailure, "The transport could not start its network thread.",
-                                 context: ["function": "pthread_create", "errno": "\(result)"])
+        do {
+            // The thread holds the loop until `run` returns (after `shutdown`).
+            let thread = try NamedThread.start(name: "edge-curl") { [self] in run() }
+            self.thread.withLock { $0 = thread }
+        } catch {
+            throw TransportError(.internalFailure, "The transport could not start its network thread.", context: error.context)
         }
-        thread.withLock { $0 = handle }
     }
 
     func nextID() -> UInt64 {
@@ -130,7 +123,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return !state.shutdownClaimed
         }
         guard first, let handle = thread.withLock({ $0 }) else { return }
-        pthread_join(handle, nil)
+        handle.join()
         state.withLock { $0.closed = true }
         Curl.multiCleanup(multi)
     }

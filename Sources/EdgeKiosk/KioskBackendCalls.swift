@@ -20,7 +20,7 @@ final class KioskBackendCalls: Sendable {
     /// Runs `body` until it ends, the calling task is cancelled, or `cancelAll` (then `body` sees
     /// its task cancelled: the transport stops its request).
     func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-        let task = Task { await body() }
+        let task = Task(executorPreference: StationExecutor.shared) { await body() }
         let id = state.withLock { state -> Int? in
             guard !state.stopped else { return nil }
             state.next += 1

@@ -1,4 +1,5 @@
 import EdgeAgent
+import EdgeCore
 import EdgeEnrollment
 import EdgeReceiving
 import EdgeStore
@@ -38,7 +39,7 @@ struct KioskEvents: Sendable {
             let facts = kiosk.context.facts.subscribe()
             let (id, stream, continuation) = kiosk.openStream()
             continuation.yield(.hello(KioskLive.Hello(csrfToken: kiosk.checks.csrfToken, startedAt: kiosk.startedAt)))
-            let producer = Task { await Self.follow(kiosk, facts: facts, after: lastSeen, into: continuation) }
+            let producer = Task(executorPreference: StationExecutor.shared) { await Self.follow(kiosk, facts: facts, after: lastSeen, into: continuation) }
             defer {
                 producer.cancel()
                 kiosk.closeStream(id)

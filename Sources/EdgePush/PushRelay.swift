@@ -1,3 +1,4 @@
+import EdgeCore
 import FoundationEssentials
 
 /// The relay's long-running loop: release what quiet hours held, send what is due, purge what
@@ -25,7 +26,7 @@ public actor PushRelay {
 
     /// Something was queued in this process: send it now rather than at the next poll.
     public nonisolated func wake() {
-        Task { await self.signal() }
+        Task(executorPreference: StationExecutor.shared) { await self.signal() }
     }
 
     /// One round: release, send until nothing due is left (`PushSender.sendAllDue`: reading
@@ -76,16 +77,16 @@ public actor PushRelay {
         }
         generation += 1
         let current = generation
-        let timer = Task { [self] in
+        let timer = Task(executorPreference: StationExecutor.shared) { [self] in
             try? await Task.sleep(for: .seconds(seconds))
-            self.fire(current)
+            await self.fire(current)
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled { continuation.resume() } else { sleeper = continuation }
             }
         } onCancel: {
-            Task { await self.signal() }
+            Task(executorPreference: StationExecutor.shared) { await self.signal() }
         }
         timer.cancel()
     }

@@ -21,7 +21,7 @@ public final class KioskFeed: Sendable {
         let subscription = facts.subscribe()
         let latest = self.latest
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let forward = Task {
+            let forward = Task(executorPreference: StationExecutor.shared) {
                 if let latest { continuation.yield(latest) }
                 for await fact in subscription {
                     if let lookup = fact as? KioskLookup { continuation.yield(lookup) }

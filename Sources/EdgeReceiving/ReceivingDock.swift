@@ -132,7 +132,7 @@ public struct ReceivingDock: Sendable {
         let offline = { if case .cached = lookup { true } else { false } }()
         let confirmed: (key: String, request: GRNConfirmRequest)
         do {
-            confirmed = try await outbox.database.dbWriter.write { [photos, outbox, ledger] db in
+            confirmed = try outbox.database.write { [photos, outbox, ledger] db in
                 // The GS1 data comes from the receipt's counts as committed (RCV-10), read in the
                 // transaction that ends the receipt, never from the screen's copy.
                 let lines = try Self.traced(draft.lines, tracking: try ReceiptStore.tracking(db, order.poNumber))

@@ -75,6 +75,14 @@ public struct EdgeDatabase: Sendable {
         }
     }
 
+    /// One write transaction on the calling thread. Async callers use this rather than GRDB's
+    /// async `write`, which runs the transaction on a libdispatch worker: under `edge run` the
+    /// calling thread is one of the station's own (`StationExecutor`), and blocking there does not
+    /// grow libdispatch's pools.
+    public func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try dbWriter.write(updates)
+    }
+
     /// Runs `body`, turning any error into a StoreError that says what was being done.
     func perform<T>(_ action: String, _ body: () throws -> T) throws(StoreError) -> T {
         do {

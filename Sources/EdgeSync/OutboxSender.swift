@@ -241,7 +241,7 @@ public actor OutboxSender {
         switch answer {
         case .done(let duplicate):
             let onDelivered = configuration.onDelivered
-            try await outbox.database.dbWriter.write { db in
+            try outbox.database.write { db in
                 try outbox.complete(db, id: id, owner: owner)
                 try outbox.recordExchange(db, .push, at: now)
                 try state.recordSuccess(db, now: now)

@@ -76,7 +76,7 @@ public struct SyncPuller: Sendable {
             }
             let now = wallClock()
             do {
-                try await outbox.database.dbWriter.write { db in
+                try outbox.database.write { db in
                     try apply(db, page.changes)
                     try state.setCursor(db, page.nextCursor, stream: Self.cursorStream, now: now)
                     try outbox.recordExchange(db, .pull, at: now)

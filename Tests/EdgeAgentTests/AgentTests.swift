@@ -169,6 +169,9 @@ import Testing
             // The agent's own senders stopped before the status file's last write, which says so.
             #expect(agent.state.current.parts["sender"]?.state == .stopped && agent.state.current.parts["puller"]?.state == .stopped)
             #expect(AgentStatusFile.read(agent.paths.agentStatusFile)?.running == false)
+            // Issue #30 item 5: the parts ran on the station's own threads, not libdispatch's.
+            let threads = probe.threads.get()
+            #expect(threads.count == 4 && threads.allSatisfy { $0.hasPrefix("edge-worker-") }, "ran on \(threads)")
         }
     }
 
@@ -316,13 +319,16 @@ final class ShutdownProbe: StationCapability, @unchecked Sendable {
         return heardSoFar.withLock { $0 += new; return $0 }
     }
 
+    /// The threads the probe's services ran on.
+    let threads = Locked<[String]>([])
+
     func contribute(to context: StationContext) throws -> StationServices {
-        StationServices(inputs: [Probe { [self] in
+        StationServices(inputs: [Probe(threads: threads) { [self] in
                             if heard().contains("STOPPING=1") { log.withLock { $0.append("input: STOPPING=1 sent") } }
                             if context.state.current.cameras["dock"]?.up == true { log.withLock { $0.append("input: cameras still streaming") } }
                             log.withLock { $0.append("input stopped") }
                         }],
-                        senders: [Probe { [self] in
+                        senders: [Probe(threads: threads) { [self] in
                             if log.get().contains("input stopped") { log.withLock { $0.append("sender: inputs stopped") } }
                             if context.state.current.cameras["dock"]?.up == false { log.withLock { $0.append("sender: cameras down") } }
                             if AgentStatusFile.read(context.paths.agentStatusFile)?.running == true {
@@ -335,9 +341,12 @@ final class ShutdownProbe: StationCapability, @unchecked Sendable {
 
     /// Runs until graceful shutdown, then calls `stopping` before it returns.
     struct Probe: Service {
+        let threads: Locked<[String]>
         let stopping: @Sendable () -> Void
         func run() async throws {
+            threads.withLock { $0.append(ThreadNames.current()) }
             try? await gracefulShutdown()
+            threads.withLock { $0.append(ThreadNames.current()) }
             stopping()
         }
     }
