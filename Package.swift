@@ -165,7 +165,7 @@ let package = Package(
         ], linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
 
         // In-process benchmark driver (Benchmarks/run.py runs it beside zbarimg and zxing-cpp).
-        .executableTarget(name: "edge-bench", dependencies: ["EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",
+        .executableTarget(name: "edge-bench", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgeVault", "EdgeCrypto", "EdgeTPM",
                                                            "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgePush", "EdgeFCM", "EdgeFCMTransport",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Benchmarks/edge-bench"),

@@ -1,3 +1,4 @@
+import EdgeCore
 import EdgeFCM
 import EdgeFCMTransport
 import EdgeHTTP
@@ -66,7 +67,8 @@ func pushBench(count: Int, rate: Double, baseURL: String, serviceAccountPath: St
     // id → intake time; SENT ids → completion time, filled by the relay's reports.
     let times = BenchTimes()
 
-    let relayTask = Task {
+    // On the station's own threads, as `Agent.run` runs the relay (issue #30 item 5).
+    let relayTask = Task(executorPreference: StationExecutor.shared) {
         await relay.run(onReport: { report in
             let at = seconds()
             times.done.withLock { done in for id in report.sentNotifications { done[id] = at } }
