@@ -93,7 +93,7 @@ public final class FCMClient: Sendable {
             return .done(.unauthenticated(error))
         }
         let request = HTTPRequest(method: .post, url: configuration.endpoint + "/v1/projects/" + projectID + "/messages:send",
-                                  headers: [HTTPHeader("Authorization", "Bearer " + token.value),
+                                  headers: [HTTPHeader("Authorization", token.authorization),
                                             HTTPHeader("Content-Type", "application/json; charset=UTF-8")],
                                   body: message.body)
         let response: HTTPResponse
