@@ -22,84 +22,88 @@ import Glibc
 ///   event loops. A thread that cannot start is logged nowhere (there is no logger this low) but
 ///   costs only capacity; with none at all, jobs go to Swift's global executor.
 public final class StationExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `queue` and `started` are only touched under `mutex`.
+    // @unchecked: the queue is behind `Locked`; `jobs` is a POSIX semaphore, safe from any thread.
     public static let shared = StationExecutor(threads: defaultThreadCount, name: "edge-worker")
 
     public static var defaultThreadCount: Int {
         min(16, max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let ready: UnsafeMutablePointer<pthread_cond_t>
-    /// First in, first out as two stacks: `incoming` is pushed, `outgoing` popped, refilled
-    /// reversed when empty (amortised O(1); the two buffers are swapped, not reallocated).
-    private var incoming: [UnownedJob] = []
-    private var outgoing: [UnownedJob] = []
-    private var started = 0
-    private var startFailed = false
     public let threadCount: Int
     /// Its threads are named this, a dash and their number.
     public let name: String
+    private let queue = Locked(JobQueue())
+    /// Counts the queued jobs: a worker takes one job per wait.
+    private let jobs: UnsafeMutablePointer<sem_t>
 
     public init(threads: Int, name: String) {
         threadCount = max(1, threads)
         self.name = name
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        ready = .allocate(capacity: 1)
-        ready.initialize(to: pthread_cond_t())
-        pthread_cond_init(ready, nil)
+        jobs = .allocate(capacity: 1)
+        jobs.initialize(to: sem_t())
+        sem_init(jobs, 0, 0)
     }
 
     // Never runs for `shared`; an instance whose threads started is kept alive by them.
     deinit {
-        pthread_cond_destroy(ready)
-        ready.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        sem_destroy(jobs)
+        jobs.deallocate()
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        pthread_mutex_lock(mutex)
-        if started == 0 && !startFailed { startThreads() }
-        guard started > 0 else {
-            pthread_mutex_unlock(mutex)
-            globalConcurrentExecutor.enqueue(job)
-            return
+        let queued = queue.withLock { queue -> Bool in
+            if queue.threads == nil { queue.threads = startThreads() }
+            guard queue.threads != 0 else { return false }
+            queue.push(job)
+            return true
         }
-        incoming.append(job)
-        pthread_cond_signal(ready)
-        pthread_mutex_unlock(mutex)
+        if queued {
+            sem_post(jobs)
+        } else {
+            globalConcurrentExecutor.enqueue(job)
+        }
     }
 
-    /// Called under `mutex`, once.
-    private func startThreads() {
+    /// How many of the threads started (called once, with the first job).
+    private func startThreads() -> Int {
+        var started = 0
         for index in 0..<threadCount {
             do {
-                let thread = try NamedThread.start(name: "\(name)-\(index)") { [self] in work() }
-                thread.detach()
+                try NamedThread.start(name: "\(name)-\(index)") { [self] in work() }.detach()
                 started += 1
             } catch {
                 break
             }
         }
-        startFailed = started == 0
+        return started
     }
 
     private func work() {
         let executor = asUnownedTaskExecutor()
         while true {
-            pthread_mutex_lock(mutex)
-            while incoming.isEmpty && outgoing.isEmpty { pthread_cond_wait(ready, mutex) }
+            while sem_wait(jobs) != 0 {}  // EINTR: a signal came; wait again.
+            guard let job = queue.withLock({ $0.pop() }) else { continue }
+            job.runSynchronously(on: executor)
+        }
+    }
+
+    /// First in, first out as two stacks: `incoming` is pushed, `outgoing` popped, refilled
+    /// reversed when empty (amortised O(1); the two buffers are swapped, not reallocated).
+    private struct JobQueue {
+        var incoming: [UnownedJob] = []
+        var outgoing: [UnownedJob] = []
+        /// nil until the first job; then how many threads started.
+        var threads: Int?
+
+        mutating func push(_ job: UnownedJob) { incoming.append(job) }
+
+        mutating func pop() -> UnownedJob? {
             if outgoing.isEmpty {
                 swap(&incoming, &outgoing)
                 outgoing.reverse()
             }
-            let job = outgoing.removeLast()
-            pthread_mutex_unlock(mutex)
-            job.runSynchronously(on: executor)
+            return outgoing.popLast()
         }
     }
 }
