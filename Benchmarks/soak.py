@@ -44,7 +44,7 @@ from /metrics: its page caches, each up to 2000 KiB per connection, fill as the 
 is anonymous too, and bounded. Anonymous memory less SQLite's is what must stay flat: PASS needs
 its growth under 1 MB by both measures (RSS and its parts are printed beside it), fds and threads
 flat (growth under 1 by both measures), the applied-once
-check, and a clean exit; and a puller that waits: no more pulls than one per `pull_interval`
+check, and a clean exit (the report names the threads and the kinds of descriptors that moved); and a puller that waits: no more pulls than one per `pull_interval`
 plus one after each send (the backend's request log, tallied every minute). Exit status: 0 pass,
 1 fail, 2 could not run.
 
@@ -475,6 +475,58 @@ def memory_metrics_kb(metrics_address):
     return values
 
 
+def tcp_sockets():
+    """inode -> (local port, remote port, listening) of this machine's TCP sockets."""
+    table = {}
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(path) as handle:
+                lines = handle.readlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9:
+                port = lambda address: int(address.rsplit(":", 1)[1], 16)
+                table[fields[9]] = (port(fields[1]), port(fields[2]), fields[3] == "0A")
+    return table
+
+
+def fd_kinds(pid):
+    """How many open descriptors of each kind: files by name, TCP sockets by port (listening on
+    one, accepted on one of the process's listening ports, or connected to a server's port),
+    other sockets and anonymous inodes by type. A pool that grew (SQLite readers, kept-alive
+    connections) is told from a leak by which kind moved."""
+    tcp = tcp_sockets()
+    targets = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            continue
+    sockets = [tcp.get(m.group(1)) for m in (re.match(r"socket:\[(\d+)\]$", t) for t in targets) if m]
+    listening = {entry[0] for entry in sockets if entry and entry[2]}
+    kinds = {}
+    for target in targets:
+        found = re.match(r"socket:\[(\d+)\]$", target)
+        if found:
+            entry = tcp.get(found.group(1))
+            if entry is None:
+                kind = "socket, not TCP"
+            elif entry[2]:
+                kind = f"tcp listening :{entry[0]}"
+            elif entry[0] in listening:
+                kind = f"tcp accepted on :{entry[0]}"
+            else:
+                kind = f"tcp to :{entry[1]}"
+        elif target.startswith("anon_inode:"):
+            kind = target[len("anon_inode:"):].strip("[]")
+        else:
+            kind = os.path.basename(target)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
 def thread_names(pid):
     """How many threads of each name the process has (/proc/PID/task/*/comm)."""
     names = {}
@@ -576,6 +628,7 @@ def main():
         with open(csv_path, "w") as csv:
             csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb,heap_kb,heap_free_kb\n")
             names_at_warm_up = None
+            fd_samples = []  # (t, {kind: count}) per sample: which kind of descriptor moved
             next_sample = started
             while True:
                 now = time.monotonic()
@@ -594,6 +647,7 @@ def main():
                 depth, mismatched = database_query(station.database, "SELECT COUNT(*), COALESCE(SUM(id != sequence), 0) FROM outbox")[0]
                 sequence_checked += depth
                 sequence_mismatches += mismatched
+                fd_samples.append((now - started, fd_kinds(pid)))
                 sample = {"t": now - started, "rss_kb": rss, "fds": fds, "threads": threads, "cpu": cpu, "events": events, "depth": depth,
                           "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb,
                           "heap_kb": gauges["heap_kb"], "heap_free_kb": gauges["heap_free_kb"]}
@@ -685,6 +739,14 @@ def main():
             listed = ", ".join(f"{name!r} {a} -> {b}" for name, (a, b) in sorted(changed.items())) or "unchanged"
             everything = ", ".join(f"{name!r} {count}" for name, count in sorted(names_at_end.items()))
             print(f"threads by name, warm-up end -> end: {listed} (at the end: {everything})")
+        before = [k for t, k in fd_samples if window_start - span <= t <= window_start]
+        last = [k for t, k in fd_samples if t >= samples[-1]["t"] - span]
+        if before and last:
+            kinds = sorted(set().union(*before, *last))
+            median = lambda group, kind: statistics.median(k.get(kind, 0) for k in group)
+            moved = [f"{kind!r} {median(before, kind):g} -> {median(last, kind):g}" for kind in kinds if median(before, kind) != median(last, kind)]
+            everything = ", ".join(f"{kind!r} {median(last, kind):g}" for kind in kinds)
+            print(f"fds by kind, medians of {span:.0f} s, window start -> end: {', '.join(moved) or 'unchanged'} (at the end: {everything})")
         def cpu_share(t0, t1):
             inside = [x for x in samples if t0 <= x["t"] <= t1]
             if len(inside) < 2 or inside[-1]["t"] == inside[0]["t"]:
