@@ -94,8 +94,9 @@ public struct ReaderOptions: Sendable, Equatable {
     ///   reads such codes too; that scan costs about a quarter of the full one (callgrind on the
     ///   Benchmarks' empty 1280x720 frame: 25 M against 95 M instructions; issue #32: the full
     ///   scan every 200 ms was most of an idle camera's time, so the single-symbology presets
-    ///   cost more than zxing-cpp, whose cost falls with each symbology left out). The shrunk scan runs every 200 ms; the full one
-    ///   at once when the scene changed, as before, and else every `fullFrameInterval`, 1 s: a
+    ///   cost more than zxing-cpp, whose cost falls with each symbology left out). The shrunk
+    ///   scan runs every 200 ms; the full one at once when the scene changed, as before, and else
+    ///   every `fullFrameInterval`, 1 s: a
     ///   small code the finder misses (low contrast, a crowded frame) that crept in unnoticed
     ///   is read within a second instead of 200 ms, one held up in the frame it appears.
     /// - When the whole-frame pass is due it always runs, whatever the time (the budget is the
