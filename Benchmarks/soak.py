@@ -20,7 +20,7 @@ The load, all at once for the whole run:
   (POST /api/v1/dock/scans with the CSRF token of GET /api/v1/session) every 2-4 s, a receipt
   discarded every minute, and /metrics scraped every 10 s.
 
-Sampled from /proc/PID: VmRSS and Threads (status), open descriptors (fd/), CPU seconds (stat);
+Sampled from /proc/PID: VmRSS and Threads (status), open descriptors (fd/, by kind in CSV.fds.jsonl), CPU seconds (stat);
 also the scan events recorded and the outbox depth (the station's database, read-only). Every
 sample is a CSV row (--csv).
 
@@ -625,7 +625,7 @@ def main():
         started = time.monotonic()
         samples = []
         sequence_checked = sequence_mismatches = 0
-        with open(csv_path, "w") as csv:
+        with open(csv_path, "w") as csv, open(csv_path + ".fds.jsonl", "w") as kinds_log:
             csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb,heap_kb,heap_free_kb\n")
             names_at_warm_up = None
             fd_samples = []  # (t, {kind: count}) per sample: which kind of descriptor moved
@@ -648,6 +648,7 @@ def main():
                 sequence_checked += depth
                 sequence_mismatches += mismatched
                 fd_samples.append((now - started, fd_kinds(pid)))
+                kinds_log.write(json.dumps({"t": round(now - started, 1), "kinds": fd_samples[-1][1]}) + "\n")
                 sample = {"t": now - started, "rss_kb": rss, "fds": fds, "threads": threads, "cpu": cpu, "events": events, "depth": depth,
                           "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb,
                           "heap_kb": gauges["heap_kb"], "heap_free_kb": gauges["heap_free_kb"]}

@@ -93,6 +93,8 @@ public final class Agent: Sendable {
     private let pullWake = WakeSignal()
     private let group: ServiceGroup
     private let pushRelay = Locked<PushRelay?>(nil)
+    /// The sync backend's one transport (sender, puller, capabilities), nil without a sync section.
+    private let backend: BackendTransport?
 
     public var configuration: StationConfiguration { configurationState.get() }
 
@@ -134,6 +136,8 @@ public final class Agent: Sendable {
             vaultOpenedAtStart = false
         }
 
+        let backend = configuration.sync.map(BackendTransport.init)
+        self.backend = backend
         let storage = StorageMonitor(paths: paths, state: state, metrics: metrics, facts: facts, logger: logger, now: now)
         self.storage = storage
         let models = configuration.cameraModels
@@ -145,7 +149,7 @@ public final class Agent: Sendable {
         context = StationContext(paths: paths, state: state, outbox: outbox, events: events, vaultAccess: vaultAccess, storage: storage, logger: logger,
                                  router: router, rejections: rejections, facts: facts, startedAt: startedAt, now: now,
                                  configurationState: configurationState, environment: dependencies.environment,
-                                 retry: dependencies.retry, retries: retries, cameras: cameras,
+                                 retry: dependencies.retry, retries: retries, cameras: cameras, backend: backend,
                                  wakeRelay: { [pushRelay] in pushRelay.withLock { $0 }?.wake() })
 
         // The shutdown order (issue #27 item 2). ServiceGroup starts the services in this order
@@ -205,7 +209,7 @@ public final class Agent: Sendable {
             state.setPart("push", .stopped, reason: "not configured (no push section)")
         }
 
-        if let sync = configuration.sync {
+        if let sync = configuration.sync, let backend {
             let outbox = self.outbox
             let router = self.router
             let rejections = self.rejections
@@ -218,15 +222,14 @@ public final class Agent: Sendable {
                 } catch {
                     throw AgentPartError(.storeFailed, error.message)
                 }
-                let transport = try Self.transport(sync)
-                return SenderService(sender: StationParts.sender(outbox: outbox, transport: transport, tokens: tokens, settings: sync,
-                                                                 identity: identity, router: router, kinds: kinds, rejections: rejections,
-                                                                 logger: logger),
-                                     transport: transport, metrics: metrics, pull: pullWake, lock: lock)
+                return SenderService(sender: StationParts.sender(outbox: outbox, transport: try Self.transport(backend), tokens: tokens,
+                                                                 settings: sync, identity: identity, router: router, kinds: kinds,
+                                                                 rejections: rejections, logger: logger),
+                                     metrics: metrics, pull: pullWake, lock: lock)
             })
             senders.append(context.supervised("puller") { [metrics, pullWake, state, logger] in
                 let (identity, tokens) = try Self.syncIdentity(vault: try vaultAccess.require(), sync: sync, push: configuration.push)
-                return PullService(outbox: outbox, transport: try Self.transport(sync), tokens: tokens, settings: sync, identity: identity,
+                return PullService(outbox: outbox, transport: try Self.transport(backend), tokens: tokens, settings: sync, identity: identity,
                                    router: router, interval: .seconds(station.pullInterval), wake: pullWake, metrics: metrics,
                                    state: state, logger: logger)
             })
@@ -281,6 +284,8 @@ public final class Agent: Sendable {
         logger.info("agent started", metadata: ["event": "agent.started", "database": "\(paths.database)", "cameras": "\(configuration.station.cameras.count)"])
         defer { facts.finish() }
         // Every part's tasks on the station's own fixed set of threads (StationExecutor says why).
+        // The parts share the backend's transport: it closes once none of them runs.
+        defer { backend?.shutdown() }
         try await withTaskExecutorPreference(StationExecutor.shared) {
             try await group.run()
         }
@@ -367,9 +372,9 @@ public final class Agent: Sendable {
         return (StationParts.identity(deviceID: deviceID, push: push), VaultTokenProvider(vault: vault, stationSecret: sync.tokenSecret))
     }
 
-    private static func transport(_ sync: SyncSettings) throws(AgentPartError) -> CurlTransport {
+    private static func transport(_ backend: BackendTransport) throws(AgentPartError) -> CurlTransport {
         do {
-            return try StationParts.syncTransport(sync)
+            return try backend.transport()
         } catch {
             throw AgentPartError(.transportFailed, error.message)
         }

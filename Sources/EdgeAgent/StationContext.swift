@@ -57,6 +57,9 @@ public struct StationContext: Sendable {
     let retry: BackoffPolicy
     let retries: PartRetries
     let cameras: CameraSupervisor
+    /// The sync backend's transport, shared with the agent's sender and puller (`BackendTransport`
+    /// says why); nil when the file has no sync section.
+    public let backend: BackendTransport?
     let wakeRelay: @Sendable () -> Void
 
     /// The vault, or nil while it is not open: ask each time, a part built without it is retried

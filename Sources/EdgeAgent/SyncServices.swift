@@ -9,15 +9,14 @@ import ServiceLifecycle
 /// The outbox sender as a service (SYN-7): sends until graceful shutdown, which lets the batch
 /// in flight settle (its answers are recorded) before `run` returns.
 struct SenderService: Service {
+    /// Its transport is the station's shared one (`BackendTransport`), closed by the agent.
     let sender: OutboxSender
-    let transport: CurlTransport
     let metrics: AgentMetrics
     let pull: WakeSignal
     /// One sender per database: held while this one runs.
     let lock: SenderLock
 
     func run() async throws {
-        defer { transport.shutdown() }
         let metrics = self.metrics
         let pull = self.pull
         await cancelWhenGracefulShutdown {
@@ -37,6 +36,7 @@ struct SenderService: Service {
 /// shutdown for the whole timeout, issue #30 item 4).
 struct PullService: Service {
     let outbox: Outbox
+    /// The station's shared one (`BackendTransport`), closed by the agent.
     let transport: CurlTransport
     let tokens: any TokenProvider
     let settings: SyncSettings
@@ -49,7 +49,6 @@ struct PullService: Service {
     let logger: Logger
 
     func run() async throws {
-        defer { transport.shutdown() }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 let (outbox, transport, tokens, settings, identity, router) = (outbox, transport, tokens, settings, identity, router)

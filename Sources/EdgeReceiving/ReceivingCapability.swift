@@ -29,7 +29,7 @@ public final class ReceivingCapability: StationCapability {
 
     public func contribute(to context: StationContext) throws -> StationServices {
         let parts = try ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths, vault: context.vault,
-                                             clock: context.now)
+                                             backend: context.backend, clock: context.now)
         // The ledger and cache are tables of the station's database: a dock built again (the
         // vault opened late) writes the same ones, so the routes keep this one.
         ReceivingRoutes.register(on: context.router, dock: parts.dock)
@@ -50,7 +50,7 @@ public final class ReceivingCapability: StationCapability {
     private func reconnect(_ context: StationContext) {
         guard let current = made.get(), current.parts.dock.client == nil,
               let rebuilt = try? ReceivingParts.build(configuration: context.configuration, outbox: context.outbox, paths: context.paths,
-                                                      vault: context.vault, clock: context.now),
+                                                      vault: context.vault, backend: context.backend, clock: context.now),
               rebuilt.dock.client != nil else { return }
         made.set((current.feed, rebuilt))
         report(rebuilt, state: context.state)

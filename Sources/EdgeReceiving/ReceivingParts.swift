@@ -10,14 +10,18 @@ import FoundationEssentials
 /// from its cache and queues confirmations; `dock.offlineReason` says why it is offline.
 public struct ReceivingParts: Sendable {
     public let dock: ReceivingDock
-    /// Shut down by whoever built the parts, when done with them.
+    /// The client's transport: the station's shared one, or one of the parts' own (`close`).
     public let transport: CurlTransport?
     public let identity: SyncIdentity?
     public let tokens: VaultTokenProvider?
+    /// True when `transport` was made for these parts, not lent by the station.
+    private let ownsTransport: Bool
 
-    /// `clock`: the station's wall clock (`StationContext.now` in the agent).
+    /// `clock`: the station's wall clock (`StationContext.now` in the agent). `backend`: the
+    /// station's shared transport (`StationContext.backend`), which the agent closes; nil, as in
+    /// a command, makes one of the parts' own, closed by `close()`.
     public static func build(configuration: StationConfiguration, outbox: Outbox, paths: StationPaths,
-                             vault: StationVault?,
+                             vault: StationVault?, backend: BackendTransport? = nil,
                              clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(ReceivingError) -> ReceivingParts {
         let settings: ReceivingSettings?
         do {
@@ -29,7 +33,7 @@ public struct ReceivingParts: Sendable {
         func offline(_ reason: String) -> ReceivingParts {
             ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: nil, offlineReason: reason,
                                          clock: clock),
-                           transport: nil, identity: nil, tokens: nil)
+                           transport: nil, identity: nil, tokens: nil, ownsTransport: false)
         }
         guard let sync = configuration.sync else { return offline("no backend is configured (sync.base_url in edge.json)") }
         guard let vault else { return offline("the vault is not open, so there is no token (it is retried; see the vault part)") }
@@ -41,7 +45,11 @@ public struct ReceivingParts: Sendable {
         }
         let transport: CurlTransport
         do {
-            transport = try StationParts.syncTransport(sync)
+            if let backend {
+                transport = try backend.transport()
+            } else {
+                transport = try StationParts.syncTransport(sync)
+            }
         } catch {
             return offline("the HTTP transport could not start: \(error.message)")
         }
@@ -49,6 +57,11 @@ public struct ReceivingParts: Sendable {
         let tokens = VaultTokenProvider(vault: vault, stationSecret: sync.tokenSecret)
         let client = ReceivingClient(baseURL: sync.baseURL, identity: identity, transport: transport, tokens: tokens)
         return ReceivingParts(dock: ReceivingDock(outbox: outbox, photoDirectory: photoDirectory, settings: settings, client: client, clock: clock),
-                              transport: transport, identity: identity, tokens: tokens)
+                              transport: transport, identity: identity, tokens: tokens, ownsTransport: backend == nil)
+    }
+
+    /// Shuts down the transport when it is the parts' own; the station's shared one is the agent's.
+    public func close() {
+        if ownsTransport { transport?.shutdown() }
     }
 }

@@ -27,7 +27,7 @@ struct ReceivingService: Service {
     let reconnect: @Sendable () -> Void
 
     func run() async throws {
-        defer { capability.parts?.transport?.shutdown() }
+        defer { capability.parts?.close() }
         // Both loops end at graceful shutdown, and a lookup or upload in flight is cancelled then:
         // a lookup changes nothing, an upload is sent again at the next start (by its hash), and
         // a backend that never answers must not hold the shutdown for its timeout (issue #30

@@ -42,7 +42,7 @@ struct ReceivingSession {
         return router
     }
 
-    func close() { parts.transport?.shutdown() }
+    func close() { parts.close() }
 
     /// The exit statuses of `edge receive` and `edge lookup` (their --help lists them).
     static func exitStatus(_ code: ReceivingErrorCode, fallback: Int32, offline: Int32 = 3) -> Int32 {

@@ -77,7 +77,7 @@ final class DockFixture: @unchecked Sendable, Stoppable {
     }
 
     func stop() async {
-        parts.transport?.shutdown()
+        parts.close()
         await standin.stop(timeout: .seconds(5))
     }
 }

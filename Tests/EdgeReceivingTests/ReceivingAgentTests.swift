@@ -2,8 +2,9 @@ import EdgeAgent
 import EdgeContract
 import EdgeCore
 import EdgeCrypto
+import EdgeHTTP
 import EdgePush
-import EdgeReceiving
+@testable import EdgeReceiving
 import EdgeStandin
 import EdgeStation
 import EdgeStore
@@ -58,11 +59,16 @@ import Testing
                     return order && vendor
                 }
                 #expect(seen.withLock { $0 }.allSatisfy { $0.camera == "dock" })
+                // The dock's lookups go out on the transport the sender and puller share (issue #30
+                // item 5: one connection cache to the backend, not one per part).
+                let backend = try #require(agent.context.backend)
+                let dockTransport = try #require(station.receiving?.parts?.transport)
+                #expect(dockTransport === (try backend.transport()))
 
                 // A GRN confirmed at the dock while the agent runs: its sender sends it; the first answer is lost.
                 standin.faults.add(.drop, pathPrefix: APIPath.grnConfirm, times: 1)
                 let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
-                defer { parts.transport?.shutdown() }
+                defer { parts.close() }
                 let confirmation = try await parts.dock.confirm(GRNDraft(poNumber: DemoData.openOrder, lines: [GRNLine(lineNo: 1, received: 120)]))
                 try await eventually("the GRN applied") { try parts.dock.outcome(confirmation.idempotencyKey) == .applied }
                 #expect(standin.backend.applications(ofKey: confirmation.idempotencyKey) == 1)
@@ -88,6 +94,8 @@ import Testing
 
             }
             try await test.stopAgent()
+            // The agent closed the shared transport once every part had stopped.
+            #expect(throws: TransportError.self) { try agent.context.backend?.transport() }
         }
     }
 }

@@ -47,7 +47,7 @@ final class VividReceivingTests: XCTestCase {
         try await test.stopAgent()
 
         let parts = try ReceivingParts.build(configuration: configuration, outbox: agent.outbox, paths: agent.paths, vault: agent.vault)
-        defer { parts.transport?.shutdown() }
+        defer { parts.close() }
         standin.faults.add(.drop, pathPrefix: APIPath.grnPhotos, times: 1)
         let still = try PhotoInput.camera(device: node).image()
         // The best size vivid offers within the cap (it scales the 640x480 loop up to it).
