@@ -24,11 +24,10 @@ public struct KeyValueLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-                    file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
         var line = withTime ? "time=" + LocalTimestampText.now() + " " : ""
-        line += "level=\(level.rawValue) component=\(label) msg=" + Self.quoted(message.description)
-        let merged = metadata.merging(explicit ?? [:]) { _, new in new }
+        line += "level=\(event.level.rawValue) component=\(label) msg=" + Self.quoted(event.message.description)
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for key in merged.keys.sorted() {
             line += " " + key + "=" + Self.quoted("\(merged[key].map { "\($0)" } ?? "")")
         }

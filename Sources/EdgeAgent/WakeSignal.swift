@@ -35,7 +35,7 @@ public final class WakeSignal: Sendable {
 
     /// Returns when woken, after `duration`, at graceful shutdown, or when cancelled.
     public func wait(upTo duration: Duration) async {
-        _ = try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { try? await Task.sleep(for: duration) }
                 group.addTask { await self.woken() }

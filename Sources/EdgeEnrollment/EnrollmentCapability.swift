@@ -73,7 +73,7 @@ struct StudyStartPoller: Service {
         defer { transport.shutdown() }
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let enrollments = self.enrollments
-            try? await cancelWhenGracefulShutdown { await enrollments.checkPending() }
+            await cancelWhenGracefulShutdown { await enrollments.checkPending() }
             await wake.wait(upTo: .milliseconds(Int64(interval * 1000)))
         }
     }
