@@ -42,8 +42,13 @@ run for the first time, as the rarer faults do hours in; bounded by the files) a
 memory (the heaps and stacks, where a leak grows). SQLite's own memory (`edge_sqlite_memory_bytes`
 from /metrics: its page caches, each up to 2000 KiB per connection, fill as the database grows)
 is anonymous too, and bounded. Anonymous memory less SQLite's is what must stay flat: PASS needs
-its growth under 1 MB by both measures (RSS and its parts are printed beside it), fds and threads
-flat (growth under 1 by both measures), the applied-once
+its growth under 1 MB by both measures (RSS and its parts are printed beside it), threads and the
+descriptors other than the station's connections to the backend flat (growth under 1 by both
+measures). Those connections are pools (BACKEND_POOL_BOUND says which) whose count moves by one or
+two between samples with the load's overlaps and the injected faults, so a one-minute median
+flips with it: they must stay within the pools' bound, and their five-minute means at the two
+ends of the window and their trend must grow by under 1 (one connection kept open for good is a
+leak). Also needed: the applied-once
 check, and a clean exit (the report names the threads and the kinds of descriptors that moved); and a puller that waits: no more pulls than one per `pull_interval`
 plus one after each send (the backend's request log, tallied every minute). Exit status: 0 pass,
 1 fail, 2 could not run.
@@ -86,6 +91,13 @@ BLANK = "blank.png"
 # station.pull_interval: the puller asks every 2 s, and once more after each send that reached the
 # backend (`SenderService`); the soak checks that it asks no more often than that.
 PULL_INTERVAL = 2
+# The station's client connections to the stand-in (its one port serves the contract, FCM and the
+# OAuth token) are pools: the sync transport shared by sender, puller and dock
+# (`TransportOptions.maxConnectionsPerHost`, 4), the FCM transport (AsyncHTTPClient, the same 4)
+# and the clinic's portal transport (4). How many are open at a sample follows how many requests
+# overlapped lately and the injected faults, which close connections (drop, refuse, 503 with
+# close), so the count moves by one or two from sample to sample in a healthy station.
+BACKEND_POOL_BOUND = 12
 # What the keyboard wedge sends: the demo data's orders, material and products, and a stranger.
 WEDGE_LABELS = ["PO-2026-00042", "PO-2026-00043", "MAT-ST-4471", "4006381333931", "PO-2026-00077", "PO-1999-00001", "4006381333931"]
 ORDERS = ["PO-2026-00042", "PO-2026-00043", "PO-2026-00077"]
@@ -551,11 +563,16 @@ def trend(points):
 
 
 def figures(samples, warm_up, window_start, span):
+    def mean_before(key, t, seconds=300):
+        values = [s[key] for s in samples if t - seconds < s["t"] <= t]
+        return statistics.fmean(values) if values else float("nan")
+
     """Per measure: at warm-up end, at the end, growth over the window (medians of `span` seconds
     of samples at each end, and the trend), max."""
     out = {}
     end_t = samples[-1]["t"]
-    for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "heap_kb", "heap_free_kb", "fds", "threads"):
+    for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "heap_kb", "heap_free_kb", "fds", "fds_less_backend",
+                "backend_conns", "threads"):
         def median_before(t):
             values = [s[key] for s in samples if t - span < s["t"] <= t]
             return statistics.median(values) if values else None
@@ -567,6 +584,9 @@ def figures(samples, warm_up, window_start, span):
             "growth": median_before(end_t) - median_before(window_start),
             "trend": trend(window) * (end_t - window_start),
             "max": max(s[key] for s in samples),
+            # Means of five minutes at each end: a pool's count moves by one from sample to
+            # sample, so a one-minute median flips with it; a connection leaked shifts the mean.
+            "mean_growth": mean_before(key, end_t) - mean_before(key, window_start),
         }
     return out
 
@@ -626,8 +646,9 @@ def main():
         samples = []
         sequence_checked = sequence_mismatches = 0
         with open(csv_path, "w") as csv, open(csv_path + ".fds.jsonl", "w") as kinds_log:
-            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb,heap_kb,heap_free_kb\n")
+            csv.write("t_s,rss_kb,fds,threads,cpu_s,scan_events,outbox_depth,load1,sqlite_kb,anon_kb,heap_kb,heap_free_kb,backend_conns\n")
             names_at_warm_up = None
+            backend_kind = "tcp to :" + standin.url.rsplit(":", 1)[1].strip("/")
             fd_samples = []  # (t, {kind: count}) per sample: which kind of descriptor moved
             next_sample = started
             while True:
@@ -647,13 +668,16 @@ def main():
                 depth, mismatched = database_query(station.database, "SELECT COUNT(*), COALESCE(SUM(id != sequence), 0) FROM outbox")[0]
                 sequence_checked += depth
                 sequence_mismatches += mismatched
-                fd_samples.append((now - started, fd_kinds(pid)))
-                kinds_log.write(json.dumps({"t": round(now - started, 1), "kinds": fd_samples[-1][1]}) + "\n")
+                kinds = fd_kinds(pid)
+                fd_samples.append((now - started, kinds))
+                kinds_log.write(json.dumps({"t": round(now - started, 1), "kinds": kinds}) + "\n")
+                backend_conns = kinds.get(backend_kind, 0)
                 sample = {"t": now - started, "rss_kb": rss, "fds": fds, "threads": threads, "cpu": cpu, "events": events, "depth": depth,
+                          "backend_conns": backend_conns, "fds_less_backend": sum(kinds.values()) - backend_conns,
                           "anon_kb": anon, "sqlite_kb": sqlite_kb, "anon_less_sqlite_kb": anon - sqlite_kb,
                           "heap_kb": gauges["heap_kb"], "heap_free_kb": gauges["heap_free_kb"]}
                 samples.append(sample)
-                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f},{anon},{gauges['heap_kb']:.0f},{gauges['heap_free_kb']:.0f}\n")
+                csv.write(f"{sample['t']:.1f},{rss},{fds},{threads},{cpu:.2f},{events},{depth},{os.getloadavg()[0]:.2f},{sqlite_kb:.0f},{anon},{gauges['heap_kb']:.0f},{gauges['heap_free_kb']:.0f},{backend_conns}\n")
                 csv.flush()
                 if len(samples) % max(1, int(60 / args.interval)) == 1:
                     log(f"t={sample['t']:.0f}s rss={rss} kB anon={anon} kB sqlite={sqlite_kb:.0f} kB heap={gauges['heap_kb']:.0f}+{gauges['heap_free_kb']:.0f} free kB fds={fds} threads={threads} cpu={cpu:.0f}s events={events} outbox={depth}")
@@ -682,6 +706,7 @@ def main():
         sync_status = wait_until("the outbox to drain", drained, args.drain_timeout, interval=2, detail=lambda: tail(station.log_path))
         log(f"outbox drained in {time.monotonic() - drain_started:.0f} s")
         quiet = proc_sample(pid)
+        quiet_kinds = fd_kinds(pid)
         quiet_gauges = memory_metrics_kb(station.metrics) or {key: 0.0 for key in MEMORY_GAUGES}
         quiet_sqlite = quiet_gauges["sqlite_kb"]
         load.tally()
@@ -728,9 +753,12 @@ def main():
               f"({window_minutes:.1f} min); values are medians of {span:.0f} s of samples")
         print(f"{'':11}{'warm-up end':>12}{'end':>12}{'growth':>12}{'trend':>12}{'max':>12}{'quiet end':>12}")
         units = {"rss_kb": "RSS kB", "anon_kb": "anon kB", "sqlite_kb": "SQLite kB", "anon_less_sqlite_kb": "anon-SQLite",
-                 "heap_kb": "malloc used", "heap_free_kb": "malloc free", "fds": "fds", "threads": "threads"}
+                 "heap_kb": "malloc used", "heap_free_kb": "malloc free", "fds": "fds", "fds_less_backend": "fds-backend",
+                 "backend_conns": "backend", "threads": "threads"}
         quiet_values = {"rss_kb": quiet[0], "anon_kb": quiet[1], "sqlite_kb": quiet_sqlite, "anon_less_sqlite_kb": quiet[1] - quiet_sqlite,
-                        "heap_kb": quiet_gauges["heap_kb"], "heap_free_kb": quiet_gauges["heap_free_kb"], "fds": quiet[2], "threads": quiet[3]}
+                        "heap_kb": quiet_gauges["heap_kb"], "heap_free_kb": quiet_gauges["heap_free_kb"], "fds": quiet[2],
+                        "fds_less_backend": sum(quiet_kinds.values()) - quiet_kinds.get(backend_kind, 0),
+                        "backend_conns": quiet_kinds.get(backend_kind, 0), "threads": quiet[3]}
         for key, label in units.items():
             f = stats[key]
             print(f"{label:11}{f['warm_up']:>12.0f}{f['end']:>12.0f}{f['growth']:>+12.0f}{f['trend']:>+12.1f}{f['max']:>12.0f}{quiet_values[key]:>12.0f}")
@@ -748,6 +776,8 @@ def main():
             moved = [f"{kind!r} {median(before, kind):g} -> {median(last, kind):g}" for kind in kinds if median(before, kind) != median(last, kind)]
             everything = ", ".join(f"{kind!r} {median(last, kind):g}" for kind in kinds)
             print(f"fds by kind, medians of {span:.0f} s, window start -> end: {', '.join(moved) or 'unchanged'} (at the end: {everything})")
+        print(f"connections to the backend: five-minute means {stats['backend_conns']['mean_growth']:+.2f} over the window, "
+              f"trend {stats['backend_conns']['trend']:+.1f}, at most {stats['backend_conns']['max']} at once (the pools allow {BACKEND_POOL_BOUND})")
         def cpu_share(t0, t1):
             inside = [x for x in samples if t0 <= x["t"] <= t1]
             if len(inside) < 2 or inside[-1]["t"] == inside[0]["t"]:
@@ -769,13 +799,18 @@ def main():
             print(f"  load error: {line}")
 
         # The verdict.
-        rss, fds, threads = stats["anon_less_sqlite_kb"], stats["fds"], stats["threads"]
+        rss, fds, threads, backend = stats["anon_less_sqlite_kb"], stats["fds_less_backend"], stats["threads"], stats["backend_conns"]
         if not (rss["growth"] < 1024 and rss["trend"] < 1024):
             failures.append(f"anonymous memory less SQLite's grew over the window: {rss['growth']:+.0f} kB (medians), "
                             f"{rss['trend']:+.0f} kB (trend); goal under 1024 kB")
-        for key, f in (("fds", fds), ("threads", threads)):
+        for key, f in (("fds less the connections to the backend", fds), ("threads", threads)):
             if not (f["growth"] < 1 and f["trend"] < 1):
                 failures.append(f"{key} not flat over the window: {f['growth']:+g} (medians), {f['trend']:+.1f} (trend)")
+        if not (backend["mean_growth"] < 1 and backend["trend"] < 1):
+            failures.append(f"connections to the backend grew over the window: {backend['mean_growth']:+.2f} (five-minute means), "
+                            f"{backend['trend']:+.1f} (trend)")
+        if backend["max"] > BACKEND_POOL_BOUND:
+            failures.append(f"{backend['max']} connections to the backend at once; the pools allow {BACKEND_POOL_BOUND}")
         if missing or doubled or unexpected:
             failures.append(f"applied-once check: missing {missing[:10]}, more than once {doubled[:10]}, without an event {unexpected[:10]}")
         if not queued:
