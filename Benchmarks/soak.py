@@ -93,11 +93,11 @@ BLANK = "blank.png"
 PULL_INTERVAL = 2
 # The station's client connections to the stand-in (its one port serves the contract, FCM and the
 # OAuth token) are pools: the sync transport shared by sender, puller and dock
-# (`TransportOptions.maxConnectionsPerHost`, 4), the FCM transport (AsyncHTTPClient, the same 4)
+# (8, `StationParts.syncTransport`), the FCM transport (AsyncHTTPClient, 4)
 # and the clinic's portal transport (4). How many are open at a sample follows how many requests
 # overlapped lately and the injected faults, which close connections (drop, refuse, 503 with
 # close), so the count moves by one or two from sample to sample in a healthy station.
-BACKEND_POOL_BOUND = 12
+BACKEND_POOL_BOUND = 16
 # What the keyboard wedge sends: the demo data's orders, material and products, and a stranger.
 WEDGE_LABELS = ["PO-2026-00042", "PO-2026-00043", "MAT-ST-4471", "4006381333931", "PO-2026-00077", "PO-1999-00001", "4006381333931"]
 ORDERS = ["PO-2026-00042", "PO-2026-00043", "PO-2026-00077"]

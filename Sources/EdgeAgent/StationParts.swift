@@ -29,10 +29,17 @@ public enum StationParts {
     }
 
     /// The libcurl transport to the sync backend (TLS verified, SPKI pins, HTTP/2 when offered).
+    ///
+    /// Decision: up to 8 connections, because the station's parts share it (`BackendTransport`)
+    /// and over HTTP/1.1 each request in flight holds one: the sender's batch, a pull, the
+    /// kiosk's and the cameras' lookups, a photo upload and a conflict's refresh may all be
+    /// waiting on a backend that stalls, and a part must not queue behind the others' stalled
+    /// requests for a connection (`BlackHoleBackendTests` holds five at once). Over HTTP/2 they
+    /// share one.
     public static func syncTransport(_ settings: SyncSettings) throws(TransportError) -> CurlTransport {
         try CurlTransport(options: TransportOptions(connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
                                                     pinnedPublicKeys: settings.pins, caFile: settings.caFile,
-                                                    userAgent: "edge/" + appVersion))
+                                                    maxConnectionsPerHost: 8, userAgent: "edge/" + appVersion))
     }
 
     /// The outbox sender; delivered entries go to `router`'s handlers in the settling transaction.

@@ -201,14 +201,17 @@ import Testing
             let entry = try DamagedDatabaseTests.enqueue(agent.outbox, 1, marker: "black-hole")[0]
             agent.wakePuller()
             let lookup = Task { try? await station.kioskRequest("POST", "/api/v1/dock/scans", json: #"{"text": "\#(DemoData.openOrder)"}"#) }
+            let second = Task { try? await station.kioskRequest("POST", "/api/v1/dock/scans", json: #"{"text": "\#(DemoData.partialOrder)"}"#) }
             let enroll = Task { try? await station.kioskRequest("POST", "/api/v1/clinic/enrollments", json: #"{"code": "\#(DemoData.otherPatientCode)"}"#) }
-            defer { lookup.cancel(); enroll.cancel() }
+            defer { lookup.cancel(); second.cancel(); enroll.cancel() }
             try await eventually("a request in flight on \(Self.missing(station) { $0.fault == mode.fault && $0.abandoned == nil })") {
                 Self.missing(station) { $0.fault == mode.fault && $0.abandoned == nil }.isEmpty
             }
-            // Two lookups held: the kiosk's and the camera's (the dock's own service).
-            try await eventually("the camera's lookup held too") {
-                station.requests(APIPath.scanBarcode).filter { $0.fault == mode.fault && $0.abandoned == nil }.count >= 2
+            // Three lookups held: the kiosk's two and the camera's (the dock's own service). With
+            // the sender's batch and the pull, five requests on the transport the parts share: none
+            // waits behind the others' stalled ones for a connection (`StationParts.syncTransport`).
+            try await eventually("the kiosk's two lookups and the camera's held") {
+                station.requests(APIPath.scanBarcode).filter { $0.fault == mode.fault && $0.abandoned == nil }.count >= 3
             }
 
             // Meanwhile the kiosk (its status API and page) and `edge status` answer, every
