@@ -283,9 +283,9 @@ public final class Agent: Sendable {
     public func run() async throws {
         logger.info("agent started", metadata: ["event": "agent.started", "database": "\(paths.database)", "cameras": "\(configuration.station.cameras.count)"])
         defer { facts.finish() }
-        // Every part's tasks on the station's own fixed set of threads (StationExecutor says why).
         // The parts share the backend's transport: it closes once none of them runs.
         defer { backend?.shutdown() }
+        // Every part's tasks on the station's own fixed set of threads (StationExecutor says why).
         try await withTaskExecutorPreference(StationExecutor.shared) {
             try await group.run()
         }

@@ -9,7 +9,7 @@ import EdgeSync
 /// Decision (issue #30 item 5): with a transport per part, each kept its own idle connections, so
 /// the station's connections to the backend were the sum of each part's busiest moment and stepped
 /// up by one whenever two parts happened to overlap. Shared, they are the busiest moment of all
-/// together: at most `TransportOptions.maxConnectionsPerHost`, and one over HTTP/2. The parts'
+/// together: at most the 8 `StationParts.syncTransport` allows, and one over HTTP/2. The parts'
 /// sync settings are the same file's and are read once per run (`ReloadPlan`), so one set of
 /// options serves them all.
 ///
