@@ -397,7 +397,7 @@ struct HangupService: Service {
 
     func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await _ in hangups {
                 try? await agent.get()?.reloadFromFile()
             }

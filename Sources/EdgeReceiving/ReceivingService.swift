@@ -43,7 +43,8 @@ struct ReceivingService: Service {
                         }
                         guard let scan = fact as? ScanRecorded, scan.event.valid, let text = scan.event.text,
                               Self.lookedUp.contains(scan.event.className), let dock = capability.dock else { continue }
-                        guard (try? await cancelWhenGracefulShutdown({ await read(text, scan: scan, dock: dock) })) != nil else { break }
+                        await cancelWhenGracefulShutdown { await read(text, scan: scan, dock: dock) }
+                        if Task.isShuttingDownGracefully { break }
                     }
                 } onGracefulShutdown: {
                     facts.finish()
@@ -51,7 +52,7 @@ struct ReceivingService: Service {
             }
             group.addTask {
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    if let dock = capability.dock { try? await cancelWhenGracefulShutdown { await housekeeping(dock) } }
+                    if let dock = capability.dock { await cancelWhenGracefulShutdown { await housekeeping(dock) } }
                     try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.housekeepingInterval) }
                 }
             }
