@@ -563,12 +563,12 @@ def trend(points):
 
 
 def figures(samples, warm_up, window_start, span):
+    """Per measure: at warm-up end, at the end, growth over the window (medians of `span` seconds
+    of samples at each end, means of five minutes, and the trend), max."""
     def mean_before(key, t, seconds=300):
         values = [s[key] for s in samples if t - seconds < s["t"] <= t]
         return statistics.fmean(values) if values else float("nan")
 
-    """Per measure: at warm-up end, at the end, growth over the window (medians of `span` seconds
-    of samples at each end, and the trend), max."""
     out = {}
     end_t = samples[-1]["t"]
     for key in ("rss_kb", "anon_kb", "sqlite_kb", "anon_less_sqlite_kb", "heap_kb", "heap_free_kb", "fds", "fds_less_backend",

@@ -22,7 +22,7 @@ public final class BackendTransport: Sendable {
         var closed = false
     }
 
-    public let settings: SyncSettings
+    private let settings: SyncSettings
     private let state = Locked(State())
 
     public init(settings: SyncSettings) {
