@@ -1,3 +1,4 @@
+import Dispatch
 import EdgeCore
 import Glibc
 import GRDB
@@ -33,12 +34,7 @@ public struct EdgeDatabase: Sendable {
                              context: ["path": path, "bytes": "0"])
         }
 
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeoutSeconds: busyTimeoutSeconds))
-        } catch {
-            throw Self.openError(error, path: path)
-        }
+        let pool = try Self.openPool(path, configuration: Self.configuration(busyTimeoutSeconds: busyTimeoutSeconds), patience: busyTimeoutSeconds)
         do {
             // GRDB sets synchronous=NORMAL on the writer after prepareDatabase when it enables
             // WAL, so it is set again here; the writer connection lives as long as the pool.
@@ -110,6 +106,34 @@ public struct EdgeDatabase: Sendable {
         return config
     }
 
+    /// Opening a pool switches a rollback-journal file to WAL (a copy restored from a backup, or a
+    /// new file an older edge made). When two processes switch the same file at the same moment,
+    /// SQLite answers one of them SQLITE_BUSY at once instead of waiting its busy timeout (both
+    /// hold a read lock and want the write lock: waiting could deadlock); seen in CI as `edge run`
+    /// exiting at start beside an `edge sync enqueue`. Such an open is retried, until the attempts
+    /// and pauses add up to the busy timeout: by then the other switch is long done. A lock held
+    /// for good (an attempt that waited out the busy timeout itself) fails as before.
+    private static func openPool(_ path: String, configuration: Configuration, patience: Double) throws(StoreError) -> DatabasePool {
+        var spent = 0.0
+        var pause = 0.002
+        // Also bounded by count: the monotonic clock below is one a test's libfaketime may move.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 12 {
+                spent += Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9 + pause
+                guard spent < patience else { throw openError(error, path: path) }
+                usleep(UInt32(pause * 1_000_000))
+                pause = min(pause * 2, 0.25)
+            } catch {
+                throw openError(error, path: path)
+            }
+        }
+    }
+
     /// Builds a new database beside `path` and links it into place, so a crash during first
     /// start leaves either no file or a complete, migrated one, never an empty file.
     ///
@@ -125,7 +149,11 @@ public struct EdgeDatabase: Sendable {
         removeStaging()
         defer { removeStaging() }
         do {
-            let queue = try DatabaseQueue(path: staging, configuration: configuration(busyTimeoutSeconds: 5))
+            // Made in WAL mode (kept in the file's header), so that the processes that open a new
+            // station's file together never switch its journal mode (see `openPool`).
+            var walConfiguration = configuration(busyTimeoutSeconds: 5)
+            walConfiguration.journalMode = .wal
+            let queue = try DatabaseQueue(path: staging, configuration: walConfiguration)
             try migrator.migrate(queue)
             try queue.close()
         } catch {

@@ -74,6 +74,29 @@ final class EdgeDatabaseTests: XCTestCase {
         XCTAssertEqual(leftovers, [])
     }
 
+    /// Two processes opening a rollback-journal file at once (a copy restored from a backup; until
+    /// this change every new station's file) both switch it to WAL, and SQLite answers the one
+    /// that finds the other holding the write lock "database is locked" at once, without waiting
+    /// its busy timeout (both hold a read lock: waiting could deadlock). Seen in CI: `edge run`
+    /// exited at its start while an `edge sync enqueue` opened the new file.
+    func testOpenWaitsForAnotherOpenerSwitchingTheFileToWAL() throws {
+        let path = try makeDatabasePath(self)
+        try EdgeDatabase(path: path).close()
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: path, configuration: configuration)
+        XCTAssertEqual(try other.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }, "delete")
+        // The other opener in the middle of its switch: it holds the write lock for a moment.
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) {
+            try? other.inDatabase { db in try db.execute(sql: "COMMIT") }
+        }
+        let database = try EdgeDatabase(path: path)
+        XCTAssertEqual(try database.dbWriter.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }, "wal")
+        try database.close()
+        try other.close()
+    }
+
     func testCorruptPageIsDetected() throws {
         let path = try makeDatabasePath(self)
         do {
