@@ -89,7 +89,10 @@ public enum DatabaseRecovery {
     static func moveOrphans(of path: String, now: Double) throws(StoreError) -> [String] {
         guard !exists(path) else { return [] }
         let present = companions.filter { exists(path + $0) }
-        guard !present.isEmpty else { return [] }
+        // Asked again: another process may have created the database and opened it (making its
+        // WAL) between the two looks. A database that was missing after the WAL was seen had no
+        // live WAL then (SQLite makes one only beside an existing database file).
+        guard !present.isEmpty, !exists(path) else { return [] }
         let owner = DamagedDatabase.list(beside: path).last { moved in present.allSatisfy { !exists(moved.path + $0) } }
         let target = owner?.path ?? (path + ".orphaned-" + DamagedDatabase.stamp(now))
         var moved: [String] = []
