@@ -54,7 +54,7 @@ public struct EdgeDatabase: Sendable {
                                  context: ["path": path, "quickCheck": problems.prefix(5).joined(separator: "; ")])
             }
             if !migrations.isEmpty { try Self.refuseNewerVersion(pool, migrator: migrator, path: path) }
-            try migrator.migrate(pool)
+            try Self.migrate(pool, migrator)
         } catch {
             try? pool.close()
             throw StoreError.wrapping(error, "check and migrate the database", path: path)
@@ -130,6 +130,30 @@ public struct EdgeDatabase: Sendable {
                 pause = min(pause * 2, 0.25)
             } catch {
                 throw openError(error, path: path)
+            }
+        }
+    }
+
+    /// After an upgrade, the agent and a command may open the file at the same moment and both
+    /// find the new version's migrations unapplied. GRDB reads the list, then runs each missing
+    /// one in its own transaction: the process that read the list before the other's commit runs
+    /// that migration again and fails ("table ... already exists"). So a failed migration is
+    /// tried again when the applied list changed meanwhile (someone else migrated; the retry goes
+    /// on from there), and is an error when it did not (the migration itself failed).
+    private static func migrate(_ pool: DatabasePool, _ migrator: DatabaseMigrator) throws {
+        func applied() throws -> Set<String> {
+            try pool.read { db in try db.tableExists("grdb_migrations") ? migrator.appliedIdentifiers(db) : [] }
+        }
+        var attempts = 0
+        while true {
+            let before = try applied()
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch {
+                attempts += 1
+                // Bounded: migrations are few, and each retry needs another process's progress.
+                guard attempts < 10, try applied() != before else { throw error }
             }
         }
     }

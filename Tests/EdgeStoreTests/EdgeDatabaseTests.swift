@@ -97,6 +97,30 @@ final class EdgeDatabaseTests: XCTestCase {
         try other.close()
     }
 
+    /// After an upgrade, the agent and a command may open the database at the same moment, both
+    /// finding the new version's migration unapplied. One applies it; the other, which had read
+    /// the list before that commit, must not run it again ("table ... already exists") and fail.
+    func testOpenersAtTheSameMomentApplyANewMigrationOnce() throws {
+        let upgrade = SchemaMigration("test-upgrade") { db in
+            try db.execute(sql: "CREATE TABLE upgrade_table (id INTEGER PRIMARY KEY)")
+        }
+        for _ in 0..<10 {
+            let path = try makeDatabasePath(self)
+            try EdgeDatabase(path: path).close()
+            let failures = Locked<[String]>([])
+            let start = DispatchTime.now().uptimeNanoseconds + 20_000_000
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                while DispatchTime.now().uptimeNanoseconds < start {}
+                do {
+                    try EdgeDatabase(path: path, migrations: [upgrade]).close()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            XCTAssertEqual(failures.withLock { $0 }, [])
+        }
+    }
+
     func testCorruptPageIsDetected() throws {
         let path = try makeDatabasePath(self)
         do {
