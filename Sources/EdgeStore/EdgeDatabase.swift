@@ -239,9 +239,7 @@ public struct EdgeDatabase: Sendable {
         let wrapped = StoreError.wrapping(error, "open the database", path: path)
         switch wrapped.code {
         case .databaseFailure:
-            // SQLite's own words (e.g. "database is locked"): without them the operator, and a
-            // failed test's log, cannot tell a lock held by another process from a bad file.
-            let reason = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
+            let reason = (error as? DatabaseError).map(StoreError.sqliteWords) ?? "\(error)"
             return StoreError(.openFailed, "Could not open the sync database \(path): SQLite said \(reason).", context: wrapped.context)
         case .storage:
             let words = StorageProblem(context: wrapped.context)?.words ?? "the disk refused"

@@ -22,8 +22,16 @@ extension CodedError where Code == StoreErrorCode {
                 return StoreError(.storage, "The sync database \(path) could not \(action): \(problem.words).", context: context)
             }
         }
-        return StoreError(.databaseFailure, "The sync database \(path) reported an error while trying to \(action).",
+        let said = (error as? DatabaseError).map { ": SQLite said \(sqliteWords($0))" } ?? ""
+        return StoreError(.databaseFailure, "The sync database \(path) reported an error while trying to \(action)\(said).",
                           context: context)
+    }
+
+    /// SQLite's own words ("table x already exists", "database is locked"), for messages: without
+    /// them an operator, and a failed test's log, cannot tell a lock held by another process from
+    /// a bad file. They name tables, columns and states, never a row's values.
+    static func sqliteWords(_ error: DatabaseError) -> String {
+        error.message ?? "\(error.resultCode)"
     }
 
     /// The disk's part in a SQLite error (issue #30 item 1): SQLite reports a full disk, a
