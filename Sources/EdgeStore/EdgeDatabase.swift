@@ -153,7 +153,8 @@ public struct EdgeDatabase: Sendable {
             } catch {
                 attempts += 1
                 // Bounded: migrations are few, and each retry needs another process's progress.
-                guard attempts < 10, try applied() != before else { throw error }
+                // A list that cannot be read now counts as unchanged: the migration's error stands.
+                guard attempts < 10, ((try? applied()) ?? before) != before else { throw error }
             }
         }
     }
