@@ -87,6 +87,8 @@ final class DatabaseRecoveryTests: XCTestCase {
             let code = (error as? StoreError)?.code
             XCTAssertTrue(code == .databaseFailure || code == .openFailed, "\(error)")
             XCTAssertTrue((error as? StoreError)?.message.contains(path) == true, "\(error)")
+            // SQLite's reason, so a lock held by another process is told from a bad file.
+            XCTAssertTrue((error as? StoreError)?.message.contains("SQLite said database is locked") == true, "\(error)")
         }
         XCTAssertFalse(try names(path).contains { $0.contains(".damaged-") })
         holder.release()
