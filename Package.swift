@@ -13,6 +13,7 @@ let package = Package(
     name: "edge",
     products: [
         .executable(name: "edge", targets: ["edge"]),
+        .executable(name: "edge-agent", targets: ["edge-agent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,7 +57,7 @@ let package = Package(
         // Library modules by capability. EdgeCore holds only what every module shares.
         .target(name: "EdgeCore", dependencies: ["CEdgeBuildInfo"]),
         .target(name: "EdgeImaging", dependencies: ["CPNG", "CTurboJPEG", "EdgeCore"]),
-        .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging"]),
+        .target(name: "EdgeScanning", dependencies: ["CZbar", "EdgeCore", "EdgeImaging", "EdgePayloads"]),
         .target(name: "EdgePayloads", dependencies: ["EdgeCore"]),
         // V4L2 capture through libv4l2 (HW-1..4): the ioctl seam, sessions, hot-plug supervision.
         .target(name: "EdgeCapture", dependencies: ["CV4L2", "EdgeCore", "EdgeImaging"]),
@@ -142,25 +143,40 @@ let package = Package(
                                                     .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "edge-standin", dependencies: ["EdgeStandin", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
-        // The one executable.
+        // What both executables print and how `edge scan --image` runs: terminal output, scan
+        // records, the request's values. No ArgumentParser, capture, store or server in it.
+        .target(name: "EdgeCommandLine", dependencies: ["EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads"]),
+
+        // The two executables (issue #32 item 3, SCN-12): `edge`, a front that decodes still
+        // images itself and execs edge-agent for everything else (EdgeFront.swift says when), and
+        // `edge-agent`, the whole command line and the station. `edge scan` once per file pays at
+        // start only for what it runs.
         //
-        // Decision, how it is linked (SCN-12, issue #32; Benchmarks/start-cost.py measures it):
-        // every `edge` process, `edge scan` once per file above all, pays at start for the whole
-        // binary, the kiosk's NIO, BoringSSL and Hummingbird included: its relocations before
-        // main, the Swift runtime's scans of all its conformance records after. So:
+        // How they are linked (Benchmarks/start-cost.py measures it):
         // - --no-export-dynamic: the Swift toolchain exports every symbol of a static-runtime
-        //   executable (46,000 here) for dladdr, and the runtime's start-up dladdr then scans them
-        //   all (1.6 M instructions of each process). Nothing resolves symbols in `edge`; crash
-        //   backtraces read the symbol table or DWARF, and a station has no swift-backtrace anyway.
-        // - lld with -z pack-relative-relocs (DT_RELR, glibc >= 2.36): the ~150,000 relative
-        //   relocations are applied from a 28 KB bitmap instead of a 3.5 MB table (0.6 M
-        //   instructions, ~40 page faults).
-        // Not done: -no-pie, which would save ~1.3 M instructions and ~360 page faults more (each
-        // relocated page is a copy-on-write fault, ~3 us here); it loses ASLR for the agent that
-        // serves the kiosk and holds the vault's secrets.
-        .executableTarget(name: "edge", dependencies: [
-            "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync", "EdgeContract",
-            "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk", "EdgeStation",
+        //   executable (46,000 in edge-agent) for dladdr, and the runtime's start-up dladdr then
+        //   scans them all (1.6 M instructions of each process). Nothing resolves symbols in them;
+        //   crash backtraces read the symbol table or DWARF, and a station has no swift-backtrace.
+        // - lld with -z pack-relative-relocs (DT_RELR, glibc >= 2.36): the relative relocations
+        //   are applied from a bitmap instead of a table (edge-agent: 150,000 of them, a 28 KB
+        //   bitmap instead of 3.5 MB, 0.6 M instructions and ~40 page faults).
+        // - `edge` only: libstdc++ (the static Swift runtime's) linked in. Loading and relocating
+        //   the shared one cost 2.0 M of the front's 12.9 M instructions on linking-code.png.
+        //   The Swift driver adds `-lstdc++` itself, after every package flag, and lld prefers a
+        //   shared library to an archive it has not loaded yet; so Sources/edge/link holds a
+        //   linker script named libstdc++.so, searched before the compiler's directory, that
+        //   points `-lstdc++` at libstdc++.a (the GCC runtime library exception allows this). A
+        //   build with the shared Swift runtime (debug) gets the shared libstdc++ through
+        //   libswiftCore.so as before: the front's own code refers to no C++ symbol.
+        // Not done: -no-pie, which would save edge-agent ~1.3 M instructions and ~360 page faults
+        // more; it loses ASLR for the agent that serves the kiosk and holds the vault's secrets.
+        .executableTarget(name: "edge", dependencies: ["EdgeCommandLine", "EdgeCore", "EdgeImaging", "EdgeScanning", "EdgePayloads"],
+                          exclude: ["link"],
+                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-L", Context.packageDirectory + "/Sources/edge/link",
+                                                         "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
+        .executableTarget(name: "edge-agent", dependencies: [
+            "EdgeCommandLine", "EdgeImaging", "EdgeScanning", "EdgePayloads", "EdgeVault", "EdgeCrypto", "EdgeStore", "EdgeHTTP", "EdgeSync",
+            "EdgeContract", "EdgeCapture", "EdgePush", "EdgeFCM", "EdgeAgent", "EdgeEnrollment", "EdgeReceiving", "EdgeKiosk", "EdgeStation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
 
@@ -197,7 +213,7 @@ let package = Package(
         // The FCM client and the relay's sender against the FCM stand-in (one harness for both).
         .testTarget(name: "EdgeFCMTests", dependencies: ["EdgeFCM", "EdgeFCMTransport", "EdgeTestSupport", "EdgeCrypto", "EdgePush", "EdgeStore", "EdgeHTTP",
                                                          "EdgeStandin", "EdgeContract", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-standin", "EdgeTestSupport"]),
+        .testTarget(name: "EdgeCLITests", dependencies: ["edge", "edge-agent", "edge-standin", "EdgeCommandLine", "EdgeTestSupport"]),
         .testTarget(name: "EdgeContractTests", dependencies: ["EdgeContract"]),
         // The station's schema and export with every capability's section (StationSchema).
         .testTarget(name: "EdgeStationTests", dependencies: ["EdgeStation", "EdgeAgent", "EdgeCore", "EdgeCrypto", "EdgeStore", "EdgeEnrollment",

@@ -30,8 +30,10 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def build(scratch):
-    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", str(scratch), "--product", "edge"],
-                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    # `edge run` is edge-agent's; `edge` execs it (Sources/edge/EdgeFront.swift).
+    for product in ("edge", "edge-agent"):
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", str(scratch), "--product", product],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
 
 def frames(directory, width, height):

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 scratch="${EDGE_SCRATCH:-.build}"
 frames="${1:-300}"
 swift build -c release --scratch-path "$scratch" --product edge >/dev/null
+swift build -c release --scratch-path "$scratch" --product edge-agent >/dev/null
 swift build -c release --scratch-path "$scratch" --product edge-bench >/dev/null
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -180,8 +180,10 @@ class Station:
 
     def __init__(self, bin_dir, work, standin, repeat_gap):
         self.edge = os.path.join(bin_dir, "edge")
-        if not os.access(self.edge, os.X_OK):
-            raise SoakError(f"no edge at {self.edge} (swift build builds it; --bin DIR)")
+        # `edge run` is edge-agent's: the front execs it in the same process (same PID).
+        for binary in (self.edge, os.path.join(bin_dir, "edge-agent")):
+            if not os.access(binary, os.X_OK):
+                raise SoakError(f"no {os.path.basename(binary)} at {binary} (swift build builds it; --bin DIR)")
         self.dir = os.path.join(work, "station")
         os.makedirs(self.dir)
         self.config_path = os.path.join(self.dir, "edge.json")

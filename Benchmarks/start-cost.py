@@ -16,7 +16,9 @@ callgrind, Ir) do not, so this prints where each process spends them, split at m
 
 then LD_DEBUG=statistics (relocation counts, loader cycles), minor page faults and a pinned
 (`taskset -c 1`) wall-time median for each command, and the ratios edge/zbarimg. Default edge:
-.build/release/edge as Benchmarks/run.py builds it (release, --static-swift-stdlib). Needs
+.build/release/edge as Benchmarks/run.py builds it (release, --static-swift-stdlib): the front,
+which decodes still images itself, with edge-agent beside it, whose `--version` row is the start
+every other command pays after the front's exec (Sources/edge/EdgeFront.swift). Needs
 valgrind and zbarimg. Valgrind cannot read the DWARF of a binary this large, so it runs a copy
 with the debug sections stripped (the symbols stay).
 """
@@ -102,14 +104,23 @@ def main():
         if not shutil.which(tool):
             sys.exit(f"not found: {tool} (Debian: apt-get install valgrind zbar-tools)")
     edge = Path(args.edge)
-    if not edge.exists():
-        sys.exit(f"{edge} does not exist: build it (swift build -c release --static-swift-stdlib --product edge) or give --edge")
+    agent = edge.parent / "edge-agent"
+    for binary, product in ((edge, "edge"), (agent, "edge-agent")):
+        if not binary.exists():
+            sys.exit(f"{binary} does not exist: build it (swift build -c release --static-swift-stdlib --product {product}) or give --edge")
+    # The front decodes in its own process only with no configuration file to check; with one it
+    # execs edge-agent, which callgrind does not follow, and the figures would be the front's alone.
+    os.environ.pop("EDGE_CONFIG", None)
+    if os.path.exists("/etc/edge/edge.json"):
+        sys.exit("/etc/edge/edge.json exists: `edge scan` would check it in edge-agent; measure where there is none")
     with tempfile.TemporaryDirectory() as tmp:
-        stripped = Path(tmp) / "edge"
-        subprocess.run(["strip", "--strip-debug", "-o", str(stripped), str(edge)], check=True)
-        print(f"edge: {edge} ({edge.stat().st_size / 1e6:.0f} MB, {stripped.stat().st_size / 1e6:.0f} MB without debug sections)")
+        stripped, stripped_agent = Path(tmp) / "edge", Path(tmp) / "edge-agent"
+        for source, target in ((edge, stripped), (agent, stripped_agent)):
+            subprocess.run(["strip", "--strip-debug", "-o", str(target), str(source)], check=True)
+            print(f"{source.name}: {source} ({source.stat().st_size / 1e6:.0f} MB, {target.stat().st_size / 1e6:.0f} MB without debug sections)")
         rows = []
-        for label, cmd, real in [("edge --version", [str(stripped), "--version"], [str(edge), "--version"])] + [
+        # `edge-agent --version`: the start every other command pays (after the front's exec).
+        for label, cmd, real in [("edge-agent --version", [str(stripped_agent), "--version"], [str(agent), "--version"])] + [
                 row for image in args.images for row in (
                     (f"edge scan {Path(image).name}", [str(stripped), "scan", "--image", str(ROOT / image)],
                      [str(edge), "scan", "--image", str(ROOT / image)]),

@@ -3,6 +3,7 @@ import EdgeCore
 import EdgeFCM
 import EdgePayloads
 import EdgePush
+import EdgeScanning
 import EdgeSync
 import FoundationEssentials
 
@@ -23,7 +24,7 @@ import FoundationEssentials
 /// own, so `check` reports every problem of the file at once: all unknown keys, then the first
 /// bad value of each section.
 public struct StationConfiguration: Sendable {
-    public static let systemPath = "/etc/edge/edge.json"
+    public static let systemPath = ConfigurationFileLocation.systemPath
     /// Configuration is small; a larger file is a mistake or an attack.
     public static let maxBytes = 1 << 20
 
@@ -82,8 +83,7 @@ public struct StationConfiguration: Sendable {
     /// The file `load(explicitPath:)` reads: `explicitPath`, then $EDGE_CONFIG, then
     /// /etc/edge/edge.json when it exists; nil for none.
     public static func resolvePath(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let env = environment["EDGE_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        return explicitPath ?? env ?? (FileManager.default.fileExists(atPath: systemPath) ? systemPath : nil)
+        ConfigurationFileLocation.resolve(explicitPath: explicitPath, environment: environment)
     }
 
     /// Finds and loads the configuration as described above.

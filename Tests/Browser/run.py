@@ -68,7 +68,7 @@ def main():
     except ImportError:
         fail_setup("axe-playwright-python is not installed (python3 -m pip install axe-playwright-python; .ci/install-deps installs it)")
     bin_dir = os.path.abspath(args.bin)
-    for tool in ("edge", "edge-standin"):
+    for tool in ("edge", "edge-agent", "edge-standin"):
         if not os.access(os.path.join(bin_dir, tool), os.X_OK):
             fail_setup(f"{tool} is not built in {bin_dir} (swift build --build-tests; pass --bin \"$(swift build --show-bin-path)\")")
 

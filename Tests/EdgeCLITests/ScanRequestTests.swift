@@ -1,4 +1,5 @@
-@testable import edge
+@testable import edge_agent
+import EdgeCommandLine
 import XCTest
 
 /// `edge scan`'s fast path must read every argument list it accepts exactly as ScanCommand
