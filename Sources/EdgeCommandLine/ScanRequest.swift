@@ -1,7 +1,9 @@
 import EdgeScanning
 
-/// What `edge scan` was asked to do, as plain values: from `ScanCommand` (swift-argument-parser)
-/// or, for the common script forms, from `fastPath` (SCN-12).
+/// What `edge scan` was asked to do, as plain values: from edge-agent's `ScanCommand`
+/// (swift-argument-parser) or, for the common script forms, from `fastPath`, which the `edge`
+/// front reads too (SCN-12). Checking and running a request with a configuration or cameras is
+/// edge-agent's (`ScanRequest+Run.swift`); the still-image part both run is here.
 public struct ScanRequest: Equatable, Sendable {
     public var images: [String] = []
     public var cameras: [String] = []

@@ -1,9 +1,11 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeCore
 import EdgeCrypto
-import EdgeCommandLine
 
-/// `edge`: the scanning-station agent's command line. One file per subcommand.
+/// `edge`'s whole command line, as the edge-agent executable: the `edge` front (EdgeFront.swift)
+/// execs it with its own arguments for everything but the still-image scans it decodes itself, so
+/// help and usage still say `edge`. One file per subcommand.
 @main
 struct EdgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
