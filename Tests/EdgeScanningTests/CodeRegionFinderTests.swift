@@ -43,6 +43,24 @@ final class CodeRegionFinderTests: XCTestCase {
         XCTAssertEqual(regions.filter { $0.contains(box) }.map(\.lines), [.columns], "\(regions)")
     }
 
+    /// Issue #32: rows are read 16 samples at a time where they are flat; that must change
+    /// nothing, wherever the codes and the clutter fall against those blocks.
+    func testSkippingFlatBlocksFindsWhatEverySampleFinds() throws {
+        let code = try Encoders.zint(["-b", "20", "--height", "50", "--scale", "2", "--quietzones", "-d", "PO-2026-00042"])
+        let qr = try XCTUnwrap(Encoders.qrencode(["-s", "4"], "PO-2026-00042").first)
+        var sampled = CodeRegionFinder()
+        sampled.skipsFlatBlocks = false
+        for (seed, x) in [0, 5, 10, 15].map({ (UInt64(10 + $0), 400 + $0) }) {
+            for pasted in [code, qr] {
+                let (frame, _) = Frame.cluttered(seed: seed, pasting: pasted, at: (x, 200 + Int(seed)))
+                let fast = try frame.withView { try CodeRegionFinder().regions(in: $0) }
+                let slow = try frame.withView { try sampled.regions(in: $0) }
+                XCTAssertNotNil(slow, "seed \(seed)")
+                XCTAssertEqual(fast, slow, "seed \(seed), code at x \(x)")
+            }
+        }
+    }
+
     func testNoiseAloneAndFlatFramesHaveNoRegions() {
         XCTAssertNil(try Frame.noise(seed: 4, sigma: 3).withView { try CodeRegionFinder().regions(in: $0) })
         XCTAssertNil(try Frame.noise(seed: 5, sigma: 9).withView { try CodeRegionFinder().regions(in: $0) }, "the threshold follows the noise")
