@@ -1,11 +1,11 @@
-import EdgeAgent
 import Dispatch
+import EdgeAgent
 import EdgeCapture
+import EdgeCommandLine
 import EdgeCore
 import EdgePayloads
 import EdgeScanning
 import Glibc
-import EdgeCommandLine
 
 /// `edge scan --camera DEV...`: live frames through the same reader and output as `--image`
 /// (SCN-2, SCN-7, SCN-8, HW-3). Each camera runs on its own thread (its runner blocks in poll);

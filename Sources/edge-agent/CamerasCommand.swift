@@ -1,7 +1,7 @@
 import ArgumentParser
 import EdgeCapture
-import FoundationEssentials
 import EdgeCommandLine
+import FoundationEssentials
 
 /// `edge cameras`: the capture devices on this station (HW-1).
 struct CamerasCommand: ParsableCommand {

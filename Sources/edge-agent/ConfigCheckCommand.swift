@@ -1,7 +1,7 @@
 import ArgumentParser
 import EdgeAgent
-import EdgeCore
 import EdgeCommandLine
+import EdgeCore
 
 /// `edge config check [--config FILE]` (AGT-10): every problem of edge.json at once, as `edge run`
 /// and a reload would refuse them: unknown keys with the nearest known one, and each section's

@@ -1,13 +1,13 @@
 import ArgumentParser
 import EdgeAgent
-import EdgeCore
 import EdgeCapture
+import EdgeCommandLine
+import EdgeCore
 import EdgePayloads
 import EdgePush
 import EdgeStation
 import EdgeSync
 import Glibc
-import EdgeCommandLine
 
 /// The station configuration as the one-shot commands read it: `StationConfiguration` (the
 /// agent's loader, every error naming the file and key path) with every problem of a refused file

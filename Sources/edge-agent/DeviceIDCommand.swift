@@ -1,6 +1,6 @@
 import ArgumentParser
-import EdgeVault
 import EdgeCommandLine
+import EdgeVault
 
 /// `edge device-id`: this station's UUID (ENR-15), created on first use and kept in the vault.
 struct DeviceIDCommand: ParsableCommand {

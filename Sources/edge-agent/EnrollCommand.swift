@@ -1,10 +1,10 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeEnrollment
 import EdgeStation
 import Foundation
 import Logging
-import EdgeCommandLine
 
 /// `edge enroll`: the clinic station's linking (enrollment.md). `edge enroll CODE` links, `edge
 /// enroll cancel|check ID` act on one enrollment; `edge enrollments` lists them.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import EdgeAgent
 import EdgeCapture
+import EdgeCommandLine
 import EdgeCrypto
 import EdgeEnrollment
 import EdgePayloads
-import EdgeCommandLine
 
 /// `edge enroll CODE` / `edge enroll --camera DEV`: validates the code locally (ENR-2, ENR-3),
 /// then with the sponsor's portal (ENR-5..7), and shows the enrollment it made or re-enrolled.

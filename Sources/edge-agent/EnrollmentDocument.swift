@@ -1,6 +1,6 @@
+import EdgeCommandLine
 import EdgeEnrollment
 import Foundation
-import EdgeCommandLine
 
 extension EnrollmentDocument {
     /// What the coordinator reads; server-supplied text is escaped (control and format characters).

@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeEnrollment
 import Foundation
-import EdgeCommandLine
 
 /// `edge enrollments [--json]`: every enrollment of the station with its state, sponsor display
 /// and history (ENR-11, ENR-12).

@@ -1,9 +1,9 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeCore
 import EdgeStation
 import EdgeStore
 import Glibc
-import EdgeCommandLine
 
 /// `edge export`: the station's non-secret state as one JSON document, for its replacement
 /// (issue #16, item 7). What is and is not in it, and why: `StationArchive`.

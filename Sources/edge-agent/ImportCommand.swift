@@ -1,9 +1,9 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeCore
 import EdgeStation
 import EdgeStore
 import Glibc
-import EdgeCommandLine
 
 /// `edge import FILE`: restores what `edge export` wrote on the station being replaced, in one
 /// transaction (issue #16, item 7). Validation, id mapping and re-import rules: `StationImport`.

@@ -1,8 +1,8 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeImaging
 import EdgeReceiving
 import EdgeScanning
-import EdgeCommandLine
 
 /// `edge lookup vendor|material|product`: the dock's cards (RCV-4..6).
 struct LookupCommand: BridgedAsyncCommand {

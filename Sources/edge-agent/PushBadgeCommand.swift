@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgePush
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge push badge USER`: the count on the user's app icon (PSH-5).
 struct PushBadgeCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeFCM
 import EdgePush
-import EdgeCommandLine
 
 /// The relay's way out for `edge push send|run`, built by the agent's own builder
 /// (`StationParts.pushRelay`) from the vault the command names.

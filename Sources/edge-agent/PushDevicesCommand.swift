@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgePush
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge push devices USER`: list, register or retire a user's device tokens (PSH-2).
 struct PushDevicesCommand: ParsableCommand {

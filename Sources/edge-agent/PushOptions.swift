@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeFCM
 import EdgePush
 import EdgeStation
@@ -7,7 +8,6 @@ import EdgeStore
 import EdgeSync
 import FoundationEssentials
 import Glibc
-import EdgeCommandLine
 
 /// Where `edge push` finds its configuration and database: the same database as the sync core
 /// (--database, then as `edge run`: $EDGE_DATABASE, sync.database, <state dir>/edge.sqlite).

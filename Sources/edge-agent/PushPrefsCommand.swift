@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgePush
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge push prefs USER`: show or change a user's preferences (PSH-2, PSH-3).
 struct PushPrefsCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeFCM
 import EdgePush
-import EdgeCommandLine
 
 /// `edge push run`: release held notifications, send what is due; --watch keeps relaying.
 struct PushRunCommand: BridgedAsyncCommand {

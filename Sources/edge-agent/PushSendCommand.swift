@@ -1,8 +1,8 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeFCM
 import EdgePush
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge push send`: one notification into the relay (PSH-1), sent at once unless quiet hours
 /// hold it or --no-send is given.

@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgePush
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge push status`: notification records per status, what is held and until when, devices,
 /// badges (PSH-11 metrics).

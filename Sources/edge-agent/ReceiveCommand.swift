@@ -1,5 +1,6 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeContract
 import EdgeImaging
 import EdgePush
@@ -7,7 +8,6 @@ import EdgeReceiving
 import EdgeStation
 import EdgeStore
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge receive PO-...`: the order and its lines (RCV-1); with --confirm, the GRN (RCV-2, RCV-3).
 struct ReceiveCommand: BridgedAsyncCommand {

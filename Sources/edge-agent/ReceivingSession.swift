@@ -1,11 +1,11 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgePush
 import EdgeReceiving
 import EdgeStation
 import EdgeStore
 import FoundationEssentials
-import EdgeCommandLine
 
 /// What `edge receive` and `edge lookup` open: the configuration, the database, the vault when it
 /// can be opened (without it the dock is offline and says why), and the dock's parts.

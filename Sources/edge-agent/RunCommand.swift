@@ -1,8 +1,8 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeStation
 import Logging
-import EdgeCommandLine
 
 /// `edge run`: the station (AGT-1..8). Loads the configuration, builds the station by its role
 /// (`buildStation`), runs it until a signal, and maps failures to exit codes.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import EdgeCommandLine
 import EdgeCapture
+import EdgeCommandLine
 import EdgeImaging
 import EdgePayloads
 import EdgeScanning

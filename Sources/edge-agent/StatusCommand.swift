@@ -1,9 +1,9 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeCore
 import EdgeStore
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge status [--json]`: the station at a glance (AGT-7), models/station-status.schema.json.
 struct StatusCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeStore
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge sync enqueue STREAM --json-file F`: queue a message by hand (tests, operators).
 struct SyncEnqueueCommand: ParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeStation
 import EdgeStore
 import EdgeSync
 import FoundationEssentials
-import EdgeCommandLine
 
 /// Where `edge sync` finds its configuration and database.
 struct SyncOptions: ParsableArguments {

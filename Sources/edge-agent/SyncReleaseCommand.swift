@@ -1,9 +1,9 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeStore
 import EdgeSync
 import EdgeVault
-import EdgeCommandLine
 
 /// `edge sync release CREDENTIAL`: sends a held credential's entries again (AGT-6, SYN-7).
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
-import EdgeStore
 import EdgeCommandLine
+import EdgeStore
 
 /// `edge sync requeue ID`: send a dead letter again, with its original key and sequence.
 struct SyncRequeueCommand: ParsableCommand {

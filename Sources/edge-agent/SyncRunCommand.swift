@@ -1,6 +1,7 @@
 import ArgumentParser
-import EdgeAgent
 import Dispatch
+import EdgeAgent
+import EdgeCommandLine
 import EdgeContract
 import EdgeCore
 import EdgeHTTP
@@ -12,7 +13,6 @@ import EdgeSync
 import EdgeVault
 import FoundationEssentials
 import Glibc
-import EdgeCommandLine
 
 /// `edge sync run`: send what is queued now, then pull; `--watch` keeps sending until stopped.
 struct SyncRunCommand: BridgedAsyncCommand {

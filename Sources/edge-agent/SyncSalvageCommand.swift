@@ -1,7 +1,7 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeStore
 import FoundationEssentials
-import EdgeCommandLine
 
 /// `edge sync salvage FILE`: re-queue what can be read from a damaged database (issue #30 item 3).
 /// The reading and the rules are `OutboxSalvage`'s.

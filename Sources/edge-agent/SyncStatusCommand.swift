@@ -1,9 +1,9 @@
 import ArgumentParser
+import EdgeCommandLine
 import EdgeContract
 import EdgeStore
 import FoundationEssentials
 import Glibc
-import EdgeCommandLine
 
 /// `edge sync status`: what is queued, what is stuck and why (SYN-4, SYN-7, SYN-9).
 struct SyncStatusCommand: ParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import EdgeAgent
+import EdgeCommandLine
 import EdgeCrypto
 import EdgeVault
 import FoundationEssentials
 import Glibc
-import EdgeCommandLine
 
 /// `edge vault ...`: the token vault from the command line (vault.md). Values go in through
 /// stdin and out through stdout only: never argv, never logs (VLT-7).
