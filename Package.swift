@@ -39,7 +39,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
-        .systemLibrary(name: "CZbar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        // Headers only: libzbar itself is loaded with dlopen when the first scanner is made (EdgeScanning/ZbarLibrary.swift).
+        .systemLibrary(name: "CZbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),

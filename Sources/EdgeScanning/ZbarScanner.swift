@@ -20,6 +20,7 @@ struct ZbarSymbol {
 ///
 /// Not thread-safe, like the zbar object it owns: create one per task or thread.
 final class ZbarScanner {
+    private let zbar: ZbarLibrary
     private let scanner: OpaquePointer
     private let fourccY800: UInt
     /// The row and column densities configured now (0 before the first `setDensity`).
@@ -29,32 +30,34 @@ final class ZbarScanner {
     /// `zbar_image_scanner_create` + `zbar_image_scanner_set_config`: everything off, then only
     /// the requested symbologies on (SCN-3: fewer symbologies must be faster).
     init(formats: Set<BarcodeFormat>, addOns: Bool, density: Int32 = 1) throws(ScanError) {
-        guard let s = zbar_image_scanner_create() else {
+        let zbar = try ZbarLibrary.shared.get()
+        self.zbar = zbar
+        guard let s = zbar.imageScannerCreate() else {
             throw ScanError(.zbarFailure, "zbar could not create an image scanner (out of memory)")
         }
         scanner = s
         fourccY800 = UInt(edge_zbar_fourcc_y800())
         // ZBAR_NONE as the symbology addresses all of them.
-        _ = zbar_image_scanner_set_config(s, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        _ = zbar.imageScannerSetConfig(s, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         for format in formats {
             for type in format.zbarTypes {
-                _ = zbar_image_scanner_set_config(s, type, ZBAR_CFG_ENABLE, 1)
+                _ = zbar.imageScannerSetConfig(s, type, ZBAR_CFG_ENABLE, 1)
             }
         }
         if formats.contains(.code128) {
             // zbar's Code 128 minimum length is 0, so start + check + stop with no data is a read:
             // random noise scanned at many sizes makes that shape (CI saw one). A label with no
             // data is of no use to a station, so at least one data character is required.
-            _ = zbar_image_scanner_set_config(s, ZBAR_CODE128, ZBAR_CFG_MIN_LEN, 1)
+            _ = zbar.imageScannerSetConfig(s, ZBAR_CODE128, ZBAR_CFG_MIN_LEN, 1)
         }
         if formats.contains(.qr) {
             // Binary mode: zbar hands over the payload bytes and edge decodes the text itself;
             // zbar's own charset guess turns UTF-8 into Shift_JIS/Big5 mojibake (SCN-4).
-            _ = zbar_image_scanner_set_config(s, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+            _ = zbar.imageScannerSetConfig(s, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         }
         if formats.contains(.ean13) && addOns {
-            _ = zbar_image_scanner_set_config(s, ZBAR_EAN2, ZBAR_CFG_ENABLE, 1)
-            _ = zbar_image_scanner_set_config(s, ZBAR_EAN5, ZBAR_CFG_ENABLE, 1)
+            _ = zbar.imageScannerSetConfig(s, ZBAR_EAN2, ZBAR_CFG_ENABLE, 1)
+            _ = zbar.imageScannerSetConfig(s, ZBAR_EAN5, ZBAR_CFG_ENABLE, 1)
         }
         setDensity(density, lines: .both)
     }
@@ -65,16 +68,16 @@ final class ZbarScanner {
         let rows: Int32 = lines == .columns ? 0 : density
         let columns: Int32 = lines == .rows ? 0 : density
         if rows != rowDensity {
-            _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, rows)
+            _ = zbar.imageScannerSetConfig(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, rows)
             rowDensity = rows
         }
         if columns != columnDensity {
-            _ = zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, columns)
+            _ = zbar.imageScannerSetConfig(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, columns)
             columnDensity = columns
         }
     }
 
-    deinit { zbar_image_scanner_destroy(scanner) }
+    deinit { zbar.imageScannerDestroy(scanner) }
 
     /// `zbar_scan_image` over 8-bit gray pixels (fourcc Y800). zbar's Y800 has no row stride, so
     /// a view with padded rows is packed first; packed views (our own images, most camera
@@ -84,27 +87,27 @@ final class ZbarScanner {
         if view.rowStride != view.width {
             return try scan(view.copy())
         }
-        guard let zimg = zbar_image_create() else {
+        guard let zimg = zbar.imageCreate() else {
             throw ScanError(.zbarFailure, "zbar could not create an image (out of memory)")
         }
-        defer { zbar_image_destroy(zimg) }
-        zbar_image_set_format(zimg, fourccY800)
-        zbar_image_set_size(zimg, UInt32(view.width), UInt32(view.height))
+        defer { zbar.imageDestroy(zimg) }
+        zbar.imageSetFormat(zimg, fourccY800)
+        zbar.imageSetSize(zimg, UInt32(view.width), UInt32(view.height))
         // No cleanup handler: the memory belongs to the caller and outlives the zbar image.
-        zbar_image_set_data(zimg, view.pixels.baseAddress, UInt(view.width * view.height), nil)
-        let n = zbar_scan_image(scanner, zimg)
+        zbar.imageSetData(zimg, view.pixels.baseAddress, UInt(view.width * view.height), nil)
+        let n = zbar.scanImage(scanner, zimg)
         if n < 0 {
             throw ScanError(.zbarFailure, "zbar failed to scan the image", context: ["width": "\(view.width)", "height": "\(view.height)"])
         }
         var symbols: [ZbarSymbol] = []
-        var sym = zbar_image_first_symbol(zimg)
+        var sym = zbar.imageFirstSymbol(zimg)
         while let s = sym {
-            if zbar_symbol_get_type(s) == ZBAR_PARTIAL {
-                symbols += Self.sequenceParts(s)
+            if zbar.symbolGetType(s) == ZBAR_PARTIAL {
+                symbols += sequenceParts(s)
             } else {
-                symbols.append(Self.symbol(s))
+                symbols.append(symbol(s))
             }
-            sym = zbar_symbol_next(s)
+            sym = zbar.symbolNext(s)
         }
         return Self.attachingAddOns(symbols)
     }
@@ -167,13 +170,13 @@ final class ZbarScanner {
     /// one result with their corners.
     /// Decision: report such runs marked as partial rather than drop them as zbar's own tools
     /// do: a sequence is often photographed one symbol at a time.
-    private static func sequenceParts(_ container: OpaquePointer) -> [ZbarSymbol] {
+    private func sequenceParts(_ container: OpaquePointer) -> [ZbarSymbol] {
         var runs: [[ZbarSymbol]] = []
         var inRun = false
         var leadingGap = false
-        var component = zbar_symbol_first_component(container)
+        var component = zbar.symbolFirstComponent(container)
         while let c = component {
-            if zbar_symbol_get_type(c) == ZBAR_QRCODE {
+            if zbar.symbolGetType(c) == ZBAR_QRCODE {
                 if !inRun { runs.append([]) }
                 runs[runs.count - 1].append(symbol(c))
                 inRun = true
@@ -181,7 +184,7 @@ final class ZbarScanner {
                 if runs.isEmpty { leadingGap = true }
                 inRun = false
             }
-            component = zbar_symbol_next(c)
+            component = zbar.symbolNext(c)
         }
         var data = bytes(of: container)[...]
         if leadingGap {
@@ -194,7 +197,7 @@ final class ZbarScanner {
         guard !runs.isEmpty, pieces.count == runs.count else { return [] }
         return zip(runs, pieces).map { run, piece in
             let first = run[0]
-            let points = run.count == 1 ? first.points : boundingBox(run.flatMap(\.points))
+            let points = run.count == 1 ? first.points : Self.boundingBox(run.flatMap(\.points))
             return ZbarSymbol(type: ZBAR_QRCODE, data: Array(piece), points: points, orientation: first.orientation,
                               quality: run.map(\.quality).min() ?? first.quality, addOn: nil, partialSequence: true, gs1: first.gs1)
         }
@@ -207,34 +210,34 @@ final class ZbarScanner {
         return [(x0, y0), (x0, y1), (x1, y1), (x1, y0)]
     }
 
-    private static func symbol(_ s: OpaquePointer) -> ZbarSymbol {
-        let type = zbar_symbol_get_type(s)
+    private func symbol(_ s: OpaquePointer) -> ZbarSymbol {
+        let type = zbar.symbolGetType(s)
         var data = bytes(of: s)
         var addOn: [UInt8]? = nil
         if type == ZBAR_COMPOSITE {
             // A composite is the EAN-13 plus its EAN-2/5 add-on as components.
-            var comp = zbar_symbol_first_component(s)
+            var comp = zbar.symbolFirstComponent(s)
             var main: [UInt8]? = nil
             while let c = comp {
-                let ct = zbar_symbol_get_type(c)
+                let ct = zbar.symbolGetType(c)
                 if ct == ZBAR_EAN2 || ct == ZBAR_EAN5 { addOn = bytes(of: c) } else { main = bytes(of: c) }
-                comp = zbar_symbol_next(c)
+                comp = zbar.symbolNext(c)
             }
             if let main { data = main }
         }
         var points: [(x: Int, y: Int)] = []
-        let count = zbar_symbol_get_loc_size(s)
+        let count = zbar.symbolGetLocSize(s)
         for i in 0..<count {
-            points.append((Int(zbar_symbol_get_loc_x(s, i)), Int(zbar_symbol_get_loc_y(s, i))))
+            points.append((Int(zbar.symbolGetLocX(s, i)), Int(zbar.symbolGetLocY(s, i))))
         }
-        let gs1 = zbar_symbol_get_modifiers(s) & (1 << ZBAR_MOD_GS1.rawValue) != 0
-        return ZbarSymbol(type: type, data: data, points: points, orientation: zbar_symbol_get_orientation(s),
-                          quality: Int(zbar_symbol_get_quality(s)), addOn: addOn, gs1: gs1)
+        let gs1 = zbar.symbolGetModifiers(s) & (1 << ZBAR_MOD_GS1.rawValue) != 0
+        return ZbarSymbol(type: type, data: data, points: points, orientation: zbar.symbolGetOrientation(s),
+                          quality: Int(zbar.symbolGetQuality(s)), addOn: addOn, gs1: gs1)
     }
 
-    private static func bytes(of s: OpaquePointer) -> [UInt8] {
-        let length = Int(zbar_symbol_get_data_length(s))
-        guard length > 0, let p = zbar_symbol_get_data(s) else { return [] }
+    private func bytes(of s: OpaquePointer) -> [UInt8] {
+        let length = Int(zbar.symbolGetDataLength(s))
+        guard length > 0, let p = zbar.symbolGetData(s) else { return [] }
         return p.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
     }
 }

@@ -96,6 +96,19 @@ final class EdgeFrontTests: XCTestCase {
         XCTAssertTrue(usage.stderr.contains("--frames, --timeout, --until-found, --pixel-format and --size apply to --camera"), usage.stderr)
     }
 
+    /// libzbar (and the 19 libraries Debian's build of it needs) is loaded by a process that
+    /// scans, when it scans, not at the start of every `edge` (ZbarLibrary).
+    func testOnlyAScanLoadsZbar() throws {
+        let loads = ["LD_DEBUG": "files"]
+        let version = try EdgeProcess.run(["--version"], environment: loads)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stderr.contains("libc.so.6"), "LD_DEBUG shows the loader's work")
+        XCTAssertFalse(version.stderr.contains("libzbar"), "edge --version loaded libzbar")
+        let scan = try EdgeProcess.run(["scan", "--image", "samples/po-code128.png"], environment: loads)
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("libzbar.so.0"), "the scan loaded libzbar")
+    }
+
     /// Something there but not runnable is the answer: no fall-through to another copy.
     func testAnAgentThatCannotRunIsNamed() throws {
         let (directory, front) = try loneFront()
