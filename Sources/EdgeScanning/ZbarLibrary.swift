@@ -37,14 +37,8 @@ struct ZbarLibrary: @unchecked Sendable {
     let symbolGetQuality: @convention(c) (OpaquePointer?) -> Int32
 
     /// The process's one copy, or why it could not be loaded.
-    static let shared: Result<ZbarLibrary, ScanError> = load()
-
-    private static func load() -> Result<ZbarLibrary, ScanError> {
-        do {
-            return .success(try ZbarLibrary(try SharedLibrary(soname, role: "barcode library", package: "libzbar0", code: .zbarFailure)))
-        } catch {
-            return .failure(error)
-        }
+    static let shared = Result { () throws(ScanError) in
+        try ZbarLibrary(try SharedLibrary(soname, role: "barcode library", package: "libzbar0", code: .zbarFailure))
     }
 
     private init(_ library: SharedLibrary<ScanErrorCode>) throws(ScanError) {
