@@ -242,9 +242,9 @@ struct CodeRegionFinder {
         return max(16, min(64, median * 5))
     }
 
-    /// Samples a flat stretch of a line in blocks of 16 (SSE2 on x86-64): most of a frame is flat,
-    /// and a block without an edge only ends the current sign (`LineTracker.flat`), so it skips
-    /// the per-sample work. Issue #32: the finder was most of an idle camera's frame.
+    /// Rows are looked at in blocks of 16 samples (SSE2 on x86-64): most of a frame is flat, and a
+    /// block without an edge is skipped whole, as `LineTracker` needs only the samples at or over
+    /// the threshold. Issue #32: the finder was most of an idle camera's frame.
     private static let block = 16
 
     /// The threshold in every lane, and the largest value a lane can add it to without wrapping.
@@ -304,8 +304,8 @@ struct CodeRegionFinder {
     }
 
     /// Columns are walked row by row (all trackers advance together), so memory is read in order.
-    /// (Blocks of 16 as in `rowRuns` were measured no cheaper here: each holds four sampled
-    /// columns, and the rows of a cluttered frame cross an edge in most blocks.)
+    /// (Blocks of 16 as in `rowRuns` were measured no cheaper here, where each holds only four
+    /// sampled columns: callgrind 112-120 M instructions over 30 frames, against 117-119 M.)
     private func columnRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
         var runs: [Run] = []
         let p = view.pixels, s = view.rowStride, w = view.width
