@@ -60,9 +60,10 @@ public final class FCMTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let context = ["method": request.method.rawValue, "url": URLRedaction.printable(request.url)]
+        // The error context is built only for an error: every request paid for it before (issue #31).
+        func context() -> [String: String] { ["method": request.method.rawValue, "url": URLRedaction.printable(request.url)] }
         guard Self.isAllowed(request.url) else {
-            throw TransportError(.insecureURL, "Only https URLs (or http to this machine) are allowed.", context: context)
+            throw TransportError(.insecureURL, "Only https URLs (or http to this machine) are allowed.", context: context())
         }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
@@ -79,7 +80,7 @@ public final class FCMTransport: HTTPTransport {
             return HTTPResponse(status: Int(response.status.code), headers: response.headers.map { HTTPHeader($0.name, $0.value) },
                                 body: Array(buffer: body), version: response.version.major == 2 ? .http2 : .http1_1)
         } catch {
-            throw Self.transportError(error, context: context)
+            throw Self.transportError(error, context: context())
         }
     }
 

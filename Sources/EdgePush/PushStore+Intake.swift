@@ -41,20 +41,26 @@ extension PushStore {
             reason = why.rawValue
         }
         let counted = status != .failed
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO push_notifications (user_id, type, priority, title, body, deep_link, ttl_seconds, created_at, expires_at,
-                status, reason, tag, held_until, counted_in_badge, received_at, held_at, queued_at, failed_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try insert.execute(arguments: [notification.userID, notification.type.rawValue, notification.priority.rawValue, notification.title,
-                                       notification.body, notification.deepLink, notification.ttlSeconds, notification.createdAt,
-                                       notification.expiresAt, status.rawValue, reason, heldUntil, counted, now,
-                                       status == .held ? now : nil, status == .queued ? now : nil, status == .failed ? now : nil, now])
-        let id = db.lastInsertedRowID
         // The tag is fixed once, from the record id, so every retry carries the same one (PSH-6).
-        try db.cachedStatement(sql: "UPDATE push_notifications SET tag = 'n-' || id WHERE id = ?").execute(arguments: [id])
-        if counted { try Self.countInBadge(db, userID: notification.userID, type: notification.type, delta: 1, now: now) }
+        // The id is chosen here, as AUTOINCREMENT would (above every id ever used, deleted ones
+        // too), so the row is written once with its tag instead of inserted and then updated
+        // (issue #31). Safe: this runs inside a write transaction, which holds the write lock.
+        let id = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'push_notifications'), 0),
+                       COALESCE((SELECT MAX(id) FROM push_notifications), 0)) + 1
+            """)) ?? 1
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO push_notifications (id, user_id, type, priority, title, body, deep_link, ttl_seconds, created_at, expires_at,
+                status, reason, tag, held_until, counted_in_badge, received_at, held_at, queued_at, failed_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [id, notification.userID, notification.type.rawValue, notification.priority.rawValue, notification.title,
+                                       notification.body, notification.deepLink, notification.ttlSeconds, notification.createdAt,
+                                       notification.expiresAt, status.rawValue, reason, "n-\(id)", heldUntil, counted, now,
+                                       status == .held ? now : nil, status == .queued ? now : nil, status == .failed ? now : nil, now])
+        let badge = counted ? try Self.countInBadge(db, userID: notification.userID, type: notification.type, delta: 1, now: now)
+                            : try Self.badge(db, userID: notification.userID)
         let record = NotificationRecord(id: id, notification: notification, status: status, reason: reason, heldUntil: heldUntil, now: now)
-        return AcceptedNotification(record: record, decision: decision, badge: try Self.badge(db, userID: notification.userID))
+        return AcceptedNotification(record: record, decision: decision, badge: badge)
     }
 }

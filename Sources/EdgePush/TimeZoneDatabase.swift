@@ -23,8 +23,10 @@ public final class TimeZoneDatabase: Sendable {
     /// IANA-shaped, `.unknownZone` when there is no such file, `.invalidZoneFile` when it is not
     /// a TZif file.
     public func rules(for name: String) throws(PushError) -> TimeZoneRules {
-        try Self.validate(name)
+        // Only names that passed `validate` are cached, so a hit needs no check (issue #31: every
+        // notification looks its user's zone up).
         if let cached = cache.withLock({ $0[name] }) { return cached }
+        try Self.validate(name)
         let rules = try TZifParser.parse(try load(directory + "/" + name, zone: name), name: name)
         cache.withLock { $0[name] = rules }
         return rules
@@ -46,8 +48,11 @@ public final class TimeZoneDatabase: Sendable {
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
             guard allowed else { throw refuse("unexpected character") }
         }
-        for component in name.split(separator: "/", omittingEmptySubsequences: false) {
-            guard !component.isEmpty, component != ".", component != ".." else { throw refuse("empty, . or .. component") }
+        let dot = UInt8(ascii: ".")
+        for component in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard !component.isEmpty, component.elementsEqual([dot]) == false, component.elementsEqual([dot, dot]) == false else {
+                throw refuse("empty, . or .. component")
+            }
         }
     }
 

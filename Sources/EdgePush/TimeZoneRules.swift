@@ -75,7 +75,19 @@ public struct TimeZoneRules: Sendable {
 
     /// Transitions (explicit and footer-generated) inside `range`, ascending.
     public func transitions(in range: ClosedRange<Int64>) -> [ZoneTransition] {
-        var result = transitions.filter { range.contains($0.instant) }
+        // Binary search for the first one in range: a zone has hundreds, and quiet hours ask
+        // for six ranges a notification (issue #31).
+        var low = 0
+        var high = transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitions[middle].instant < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var result: [ZoneTransition] = []
+        while low < transitions.count, transitions[low].instant <= range.upperBound {
+            result.append(transitions[low])
+            low += 1
+        }
         let lastExplicit = transitions.last?.instant ?? Int64.min
         if let footer, range.upperBound > lastExplicit {
             let firstYear = LocalDateTime(secondsSinceEpoch: max(range.lowerBound, lastExplicit)).year - 1

@@ -116,5 +116,12 @@ final class TransportValueTests: XCTestCase {
         XCTAssertEqual(URLRedaction.printable("https://a:b@host:8443/p/q?x=1#f"), "https://host:8443/p/q")
         XCTAssertEqual(URLRedaction.printable("https://host/p?token=1"), "https://host/p")
         XCTAssertEqual(URLRedaction.printable("http://127.0.0.1:80/"), "http://127.0.0.1:80/")
+        // User information only in the authority; an "@" in the path stays.
+        XCTAssertEqual(URLRedaction.printable("https://u@h/p@q?a@b"), "https://h/p@q")
+        XCTAssertEqual(URLRedaction.printable("https://h:1@x@y/"), "https://y/")
+        XCTAssertEqual(URLRedaction.printable("no scheme/a@b?q"), "no scheme/a@b")
+        XCTAssertEqual(URLRedaction.printable("https://"), "https://")
+        XCTAssertEqual(URLRedaction.printable("https://é.example/\u{00e9}?x"), "https://é.example/\u{00e9}")
+        XCTAssertEqual(URLRedaction.printable("https://h/" + String(repeating: "é", count: 300)).count, 200)
     }
 }

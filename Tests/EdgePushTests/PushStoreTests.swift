@@ -73,6 +73,27 @@ final class PushStoreTests: XCTestCase {
 
     // MARK: Decisions (PSH-3, PSH-4)
 
+    /// Issue #31: accept picks each record's id itself so the tag is written with the row; ids
+    /// stay above every id ever used, as AUTOINCREMENT keeps them, so a collapse tag is never
+    /// reused for another notification, even after the newest record was deleted.
+    func testRecordIDsAndTagsAreNeverReusedAfterADeletion() throws {
+        let store = try openStore()
+        let first = try store.accept(note(at: noon), now: noon).record
+        let second = try store.accept(note(title: "second", at: noon), now: noon).record
+        XCTAssertGreaterThan(second.id, first.id)
+        try store.database.write { db in try db.execute(sql: "DELETE FROM push_notifications WHERE id = ?", arguments: [second.id]) }
+        let third = try store.accept(note(title: "third", at: noon), now: noon).record
+        XCTAssertGreaterThan(third.id, second.id)
+        XCTAssertEqual(third.tag, "n-\(third.id)")
+        let stored = try store.database.write { db in
+            try String.fetchAll(db, sql: "SELECT tag FROM push_notifications ORDER BY id")
+        }
+        XCTAssertEqual(stored, ["n-\(first.id)", "n-\(third.id)"])
+        // A batch in one transaction numbers each record on from the last.
+        let batch = try store.accept([note(title: "a", at: noon), note(title: "b", at: noon)], now: noon).map(\.record.id)
+        XCTAssertEqual(batch, [third.id + 1, third.id + 2])
+    }
+
     func testDecisions() throws {
         let store = try openStore()
         let open = try store.accept(note(at: noon), now: noon)
