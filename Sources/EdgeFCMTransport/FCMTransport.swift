@@ -31,7 +31,7 @@ import Synchronization
 public final class FCMTransport: HTTPTransport {
     private let client: HTTPClient
     private let options: TransportOptions
-    /// TLS with ALPN h2 only, for `HTTP2Client`.
+    /// TLS offering h2 first by ALPN, for `HTTP2Client`.
     private let http2TLS: NIOSSLContext
     /// One HTTP/2 client per authority ("host:port"), made on first use.
     private let http2Clients = Mutex<[String: HTTP2Client]>([:])
@@ -43,8 +43,10 @@ public final class FCMTransport: HTTPTransport {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile = options.caFile { tls.trustRoots = .file(caFile) }
+        // http/1.1 is offered too: a server that has only that answers a lone h2 with a fatal
+        // no_application_protocol alert (RFC 7301 3.2) instead of choosing nothing.
         var http2 = tls
-        http2.applicationProtocols = ["h2"]
+        http2.applicationProtocols = ["h2", "http/1.1"]
         do {
             http2TLS = try NIOSSLContext(configuration: http2)
         } catch {
