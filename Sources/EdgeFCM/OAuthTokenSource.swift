@@ -2,6 +2,7 @@ import EdgeContract
 import EdgeCore
 import EdgeHTTP
 import FoundationEssentials
+import Synchronization
 
 /// Access tokens for FCM from a service account (PSH-8): an RS256-signed JWT exchanged at the
 /// account's token URI (RFC 7523), cached and refreshed ahead of its expiry.
@@ -26,6 +27,10 @@ public actor OAuthTokenSource {
     /// Set by the exchange in flight (one at a time) for the token it returns.
     private var exchangedUntil: BootInstant?
     private var inFlight: Task<FCMAccessToken, any Error>?
+    /// `cached` and `cachedUntil` as one value readable without entering the actor: every send
+    /// asks for the token, and entering the actor and leaving it were two task switches a send
+    /// (issue #31). Written only inside the actor, with them.
+    private let current = Mutex<(token: FCMAccessToken, until: BootInstant)?>(nil)
     /// Exchanges made, for tests and metrics.
     public private(set) var exchanges = 0
 
@@ -42,7 +47,14 @@ public actor OAuthTokenSource {
 
     /// A token valid for at least the refresh margin: the cached one, or a new one. Concurrent
     /// callers share one exchange.
-    public func accessToken() async throws(FCMError) -> FCMAccessToken {
+    public nonisolated func accessToken() async throws(FCMError) -> FCMAccessToken {
+        if let current = current.withLock({ $0 }), let left = current.until.since(bootClock()), left >= Self.refreshMarginSeconds {
+            return current.token
+        }
+        return try await refreshedToken()
+    }
+
+    private func refreshedToken() async throws(FCMError) -> FCMAccessToken {
         if let cached, let left = cachedUntil?.since(bootClock()), left >= Self.refreshMarginSeconds { return cached }
         let task: Task<FCMAccessToken, any Error>
         if let inFlight {
@@ -59,6 +71,7 @@ public actor OAuthTokenSource {
             let token = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             cached = token
             cachedUntil = exchangedUntil
+            current.withLock { $0 = exchangedUntil.map { (token, $0) } }
             inFlight = nil
             return token
         } catch let error as FCMError {
@@ -74,6 +87,7 @@ public actor OAuthTokenSource {
     public func invalidate() {
         cached = nil
         cachedUntil = nil
+        current.withLock { $0 = nil }
     }
 
     /// The signed JWT for `now` (wall-clock seconds).

@@ -26,8 +26,9 @@ import Synchronization
 /// roots, as `CURLOPT_CAINFO` does), plain http only to loopback, no redirects, response bodies
 /// bounded by `maxResponseBytes`, one deadline per request (`totalTimeout`). SPKI pins are not
 /// supported on this path and are refused when configured. Streams per connection follow the
-/// server's SETTINGS_MAX_CONCURRENT_STREAMS (AsyncHTTPClient has no client-side cap): FCM and the
-/// stand-in announce 100, PSH-10's limit, and the sender keeps at most `maxInFlight` open.
+/// server's SETTINGS_MAX_CONCURRENT_STREAMS (HTTP2Client opens another connection, up to
+/// `maxConnectionsPerHost`, when they are all taken): FCM and the stand-in announce 100, PSH-10's
+/// limit, and the sender keeps at most `maxInFlight` open.
 public final class FCMTransport: HTTPTransport {
     private let client: HTTPClient
     private let options: TransportOptions

@@ -8,7 +8,7 @@ import NIOTLS
 import Synchronization
 
 /// HTTP/2 over TLS to one authority (host and port) for `FCMTransport`: up to
-/// `maxConnections` connections on one event loop, each carrying requests as streams through an
+/// `TransportOptions.maxConnectionsPerHost` connections on one event loop, each carrying requests as streams through an
 /// `HTTP2StreamRouter`. A server that does not choose h2 by ALPN is reported once
 /// (`.useHTTP1`), and the transport sends that authority's requests through AsyncHTTPClient.
 ///
@@ -19,8 +19,11 @@ import Synchronization
 ///   connection, the TLS handshake and the whole answer (`TransportOptions.totalTimeout`, as
 ///   libcurl's CURLOPT_TIMEOUT_MS does), checked every `sweepSeconds`.
 /// - A new connection is opened when every open one has as many streams as its server allows;
-///   at `maxConnections` requests go to the least busy one, whose HTTP/2 handler holds streams
-///   above the server's limit until others close.
+///   at `maxConnectionsPerHost` requests go to the least busy one, whose HTTP/2 handler holds
+///   streams above the server's limit until others close.
+/// - Connections stay open until the server closes them (FCM ends idle ones with GOAWAY), they
+///   run out of stream IDs, or the transport shuts down: the relay sends in bursts, and a new
+///   TLS handshake for each would cost more than the idle connection.
 final class HTTP2Client: @unchecked Sendable {
     /// What a request came to.
     enum Outcome: Sendable {
@@ -30,6 +33,8 @@ final class HTTP2Client: @unchecked Sendable {
         case useHTTP1
     }
 
+    /// Streams a connection is expected to take before its server's SETTINGS say (FCM: 100).
+    static let expectedStreamLimit = 100
     /// Deadlines are checked this often (seconds).
     static let sweepSeconds = 0.05
 
@@ -129,6 +134,12 @@ final class HTTP2Client: @unchecked Sendable {
         let ready = connections.filter { $0.accepting }
         if let free = ready.first(where: { $0.open < $0.peerStreamLimit }), free.start(request) {
             request.router = free
+            return
+        }
+        // Connections on their way take this many each (FCM's limit) before another is opened:
+        // a burst would otherwise open every allowed connection at once and pile onto the first.
+        if waiting.count < connecting * Self.expectedStreamLimit {
+            waiting.append(request)
             return
         }
         if ready.count + connecting < max(1, options.maxConnectionsPerHost) {
