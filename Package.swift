@@ -36,6 +36,9 @@ let package = Package(
         // Already in the graph through Hummingbird; the FCM path's HTTP/2 client
         // (EdgeFCMTransport/FCMTransport.swift says why libcurl 7.88 cannot be used there).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
+        // Already in the graph (Hummingbird, AsyncHTTPClient); FCM's sends go through NIOHTTP2's
+        // frames directly (EdgeFCMTransport/HTTP2StreamRouter.swift says why).
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
     ],
     targets: [
         // C libraries, one folder each: module map + shim.h.
@@ -82,7 +85,8 @@ let package = Package(
         .target(name: "EdgeFCMTransport", dependencies: ["EdgeHTTP",
                                                          .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                          .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                                                         .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+                                                         .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                         .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2")]),
         // The push relay (PSH-2..11): zones from tzdata, quiet hours, digests, badges, its store, the sender and its loop.
         .target(name: "EdgePush", dependencies: ["EdgeCore", "EdgeStore", "EdgeContract", "EdgeFCM", "EdgeHTTP",
                                                  .product(name: "GRDB", package: "GRDB.swift")]),
