@@ -360,10 +360,17 @@ final class PushSenderHTTP2Tests: XCTestCase {
         XCTAssertEqual(try store.statusCounts()[.sent], 300)
         // The relay's transport (FCMTransport, swift-nio-http2) lets the streams the server took
         // finish and moves the rest to a new connection; a message can still be sent twice when
-        // the connection closes between the server taking it and its answer (2-3 of 300 in three
-        // runs; libcurl 7.88, before issue #17, re-sent up to 200). Every copy carries its
-        // notification's tag and collapse key, so the phone replaces rather than stacks (PSH-6),
-        // and none is lost.
+        // the connection closes between the server taking it and its answer. Every copy carries
+        // its notification's tag and collapse key, so the phone replaces rather than stacks
+        // (PSH-6), and none is lost.
+        //
+        // How many: the stand-in's drain (Hummingbird's HTTP/2 connection manager) sometimes
+        // closes the connection with streams it took still unanswered, so up to that
+        // connection's open streams can repeat. Measured 2026-11-29, eight runs each: 2-14 on
+        // a8269e8 (AsyncHTTPClient), 1-23 and 0-24 with this stop's changes; the earlier bound
+        // of 20 sat inside that spread and failed CI once. The bound is now what the assertion
+        // says: the closing connection's streams (at most 100, PSH-10), where libcurl 7.88
+        // (before issue #17) re-sent everything in flight on both connections (up to 200).
         let fcm = harness.standin.backend.fcm
         let accepted = fcm.received.filter { $0.status == 200 }
         var tagsByTitle: [String: Set<String>] = [:]
@@ -374,7 +381,7 @@ final class PushSenderHTTP2Tests: XCTestCase {
         }
         XCTAssertEqual(tagsByTitle.count, 300, "every notification reached the server")
         XCTAssertTrue(tagsByTitle.values.allSatisfy { $0.count == 1 && $0.first?.isEmpty == false }, "copies share one collapse key")
-        XCTAssertLessThanOrEqual(accepted.count - 300, 20, "only sends whose answer the closing connection lost can repeat")
+        XCTAssertLessThanOrEqual(accepted.count - 300, 100, "only sends whose answer the closing connection lost can repeat")
         XCTAssertGreaterThanOrEqual(Set(fcm.received.map(\.connection)).count, 2, "the GOAWAY moved sending to a new connection")
         let most = try XCTUnwrap(fcm.mostConcurrentStreams.values.max())
         XCTAssertLessThanOrEqual(most, 100, "PSH-10: at most 100 concurrent streams per connection")
