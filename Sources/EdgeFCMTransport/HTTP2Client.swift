@@ -268,7 +268,7 @@ final class HTTP2Client: @unchecked Sendable {
 
     private func track(_ request: HTTP2Request) {
         requests[ObjectIdentifier(request)] = request
-        request.onFinish = { [unowned self] in self.requests[ObjectIdentifier(request)] = nil }
+        request.onFinish = { [weak self] in self?.requests[ObjectIdentifier(request)] = nil }
         guard !sweeping else { return }
         sweeping = true
         loop.scheduleTask(in: .nanoseconds(Int64(Self.sweepSeconds * 1e9))) { self.sweep() }
