@@ -52,7 +52,6 @@ final class HTTP2Client: @unchecked Sendable {
     private var closed = false
     private var spokeHTTP1 = false
     /// Requests started and not finished, for the deadline sweep.
-    private var inFlight: Set<ObjectIdentifier> = []
     private var requests: [ObjectIdentifier: HTTP2Request] = [:]
 
     init(host: String, port: Int, sslContext: NIOSSLContext, options: TransportOptions, loop: any EventLoop) {
