@@ -46,6 +46,10 @@ public final class FCMClient: Sendable {
         self.random = random
     }
 
+    /// Where `send` is cheapest to run (the transport's event loop, if it has one): see
+    /// `HTTPTransport.preferredExecutor`. `send` never blocks, so it may run there.
+    public var preferredExecutor: (any TaskExecutor)? { transport.preferredExecutor }
+
     /// Until when sending for `projectID` is paused after a 429 (wall seconds), nil if not.
     public func pause(for projectID: String) -> Double? {
         guard let until = pausedUntil.withLock({ $0[projectID] }), until > clock() else { return nil }

@@ -36,6 +36,11 @@ public final class FCMTransport: HTTPTransport {
     private let http2TLS: NIOSSLContext
     /// One HTTP/2 client per authority ("host:port"), made on first use.
     private let http2Clients = Mutex<[String: HTTP2Client]>([:])
+    /// The one event loop of every `HTTP2Client` here, as the executor callers may prefer: a
+    /// send task run there starts its request and takes its answer without changing threads.
+    private let http2Executor: EventLoopTaskExecutor
+
+    public var preferredExecutor: (any TaskExecutor)? { http2Executor }
 
     public init(options: TransportOptions) throws(TransportError) {
         guard options.pinnedPublicKeys.isEmpty else {
@@ -61,6 +66,7 @@ public final class FCMTransport: HTTPTransport {
             ignoreUncleanSSLShutdown: false, decompression: .disabled)
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        http2Executor = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
         self.options = options
     }
 
@@ -90,7 +96,7 @@ public final class FCMTransport: HTTPTransport {
             let http2 = http2Clients.withLock { clients in
                 if let known = clients[target.authority] { return known }
                 let made = HTTP2Client(host: target.host, port: target.port, sslContext: http2TLS, options: options,
-                                       loop: MultiThreadedEventLoopGroup.singleton.next())
+                                       loop: http2Executor.loop)
                 clients[target.authority] = made
                 return made
             }

@@ -91,7 +91,8 @@ final class HTTP2Client: @unchecked Sendable {
                     request.finish(.failure(TransportError(.cancelled, "The FCM request was cancelled.", context: [:])))
                     return
                 }
-                loop.execute { self.start(request) }
+                // A send already on the loop (FCMTransport.preferredExecutor) starts here.
+                if loop.inEventLoop { start(request) } else { loop.execute { self.start(request) } }
             }
         } onCancel: {
             request.cancelled.store(true, ordering: .releasing)

@@ -65,7 +65,7 @@ public actor PushRelay {
     private func nextWait() async -> Double {
         var wait = pollSeconds
         let now = clock()
-        if let retry = await sender.nextRetry { wait = min(wait, max(0, retry - now)) }
+        if let retry = sender.nextRetry { wait = min(wait, max(0, retry - now)) }
         return max(0.001, wait)
     }
 

@@ -1,5 +1,6 @@
 import EdgeFCM
 import FoundationEssentials
+import Synchronization
 
 /// Sends what the push store owes (PSH-7..11): queued notifications and due digests, one FCM
 /// message per active device of the user, with the badge of that moment; records SENT or
@@ -28,7 +29,7 @@ import FoundationEssentials
 ///   with few open: ~280 ms a batch of which ~200 ms sending. As a pipeline, 198 of the 200
 ///   sends are open on average while a backlog lasts (sampled every 5 ms); reads run in a child
 ///   task so answers keep being taken in meanwhile.
-public actor PushSender {
+public final class PushSender: Sendable {
     public static let giveUpSeconds: Int64 = 3600
     /// Sends open at once: two HTTP/2 connections' worth of streams.
     public static let defaultMaxInFlight = 200
@@ -55,9 +56,19 @@ public actor PushSender {
     private let projectID: String
     private let clock: @Sendable () -> Double
     private let maxInFlight: Int
-    /// Target key → when it may be tried again (wall seconds), failures so far, when to give up.
-    private var schedule: [String: Retry] = [:]
-    private var limiters = DeviceLimiterMap()
+    /// What outlives a drain. Behind a mutex rather than an actor (issue #31): as an actor, each
+    /// answer woke the drain on a station worker and then again on the actor (the runtime does
+    /// not switch to an actor in place from a task executor), two thread wakes where one does.
+    /// The lock is held for bookkeeping only, never across a read, a write or a send.
+    private let memory = Mutex(Memory())
+
+    private struct Memory {
+        /// Target key → when it may be tried again (wall seconds), failures so far, when to give up.
+        var schedule: [String: Retry] = [:]
+        /// PSH-10: 240 a minute and 5000 an hour per device; a message takes one from each, or
+        /// neither when either is used up.
+        var limiters = DeviceLimiterMap()
+    }
 
     public init(store: PushStore, client: FCMClient, projectID: String, maxInFlight: Int = PushSender.defaultMaxInFlight,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -69,7 +80,7 @@ public actor PushSender {
     }
 
     /// The earliest time a deferred target may be tried again (wall seconds), nil when none waits.
-    public var nextRetry: Double? { schedule.values.map(\.notBefore).min() }
+    public var nextRetry: Double? { memory.withLock { $0.schedule.values.map(\.notBefore).min() } }
 
     /// One pass over what is due now: at most `limit` notifications and `limit` digests, read
     /// once, sent, recorded.
@@ -147,12 +158,14 @@ public actor PushSender {
         var chunk = PushSendReport()
         var oldestWaiting: Double?
         var total = PushSendReport()
+        /// Where send tasks run: `FCMClient.preferredExecutor`, or (nil) the drain's own.
+        let sendExecutor: (any TaskExecutor)?
 
         var unstarted: Int { queue.count - next }
     }
 
     private func drain(batch: Int, continuous: Bool, onSettled: (@Sendable (PushSendReport) -> Void)?) async throws(PushError) -> PushSendReport {
-        var run = Drain(batch: max(1, batch), continuous: continuous, onSettled: onSettled)
+        var run = Drain(batch: max(1, batch), continuous: continuous, onSettled: onSettled, sendExecutor: client.preferredExecutor)
         try readFromStart(&run)
         let outcome: Result<PushSendReport, PushError> = await withTaskGroup(of: Event.self) { group in
             // A read that fails (the database busy or full) stops the run, but only after the sends
@@ -220,7 +233,11 @@ public actor PushSender {
             run.next = 0
         }
         let client = client, projectID = projectID
-        group.addTask { .answered(job, await client.send(job.message, projectID: projectID, failures: job.failures)) }
+        // On the transport's event loop when it has one (issue #31): the answer then resumes the
+        // send where it arrived, and only the drain's wake-up crosses threads.
+        group.addTask(executorPreference: run.sendExecutor) {
+            .answered(job, await client.send(job.message, projectID: projectID, failures: job.failures))
+        }
     }
 
     /// Reads on from the cursor in a child task, so answers keep being handled while SQLite works.
@@ -228,7 +245,7 @@ public actor PushSender {
         run.reading = true
         run.lastRead = clock()
         let store = store, cursor = run.cursor, now = Int64(clock())
-        let limit = run.batch + schedule.count
+        let limit = run.batch + memory.withLock { $0.schedule.count }
         group.addTask {
             do throws(PushError) {
                 return .read(.success(try store.dueDispatches(now: now, limit: limit, after: cursor)), limit: limit)
@@ -242,7 +259,7 @@ public actor PushSender {
     /// due now comes back with the rest.
     private func readFromStart(_ run: inout Drain) throws(PushError) {
         run.lastRead = clock()
-        let limit = run.batch + schedule.count
+        let limit = run.batch + memory.withLock { $0.schedule.count }
         let dispatches = try store.dueDispatches(now: Int64(clock()), limit: limit, after: DispatchCursor())
         admit(dispatches, limit: limit, &run)
         planRetries(&run)
@@ -256,12 +273,16 @@ public actor PushSender {
     /// read by the cursor reads in turn.
     private func readRetries(_ run: inout Drain) throws(PushError) {
         let now = clock()
-        let due = schedule.values.filter { min($0.notBefore, $0.giveUpAt) <= now && waitsBehind($0, run) }
-            .sorted { $0.notBefore < $1.notBefore }.prefix(run.batch).map(\.target)
+        let due = memory.withLock { memory in
+            memory.schedule.values.filter { min($0.notBefore, $0.giveUpAt) <= now && waitsBehind($0, run) }
+                .sorted { $0.notBefore < $1.notBefore }.prefix(run.batch).map(\.target)
+        }
         let dispatches = try store.dispatches(for: due, now: Int64(now))
         // A target not read back is no longer QUEUED (another process settled it): nothing to retry.
         let found = Set(dispatches.map(\.target))
-        for target in due where !found.contains(target) { schedule[target.key] = nil }
+        memory.withLock { memory in
+            for target in due where !found.contains(target) { memory.schedule[target.key] = nil }
+        }
         admit(dispatches, &run)
         planRetries(&run, after: now + Self.retryReadSeconds)
     }
@@ -270,9 +291,11 @@ public actor PushSender {
     /// before `after`.
     private func planRetries(_ run: inout Drain, after earliest: Double = -Double.infinity) {
         run.retryAt = nil
-        for retry in schedule.values where waitsBehind(retry, run) {
-            let due = max(min(retry.notBefore, retry.giveUpAt), earliest)
-            run.retryAt = min(run.retryAt ?? due, due)
+        memory.withLock { memory in
+            for retry in memory.schedule.values where waitsBehind(retry, run) {
+                let due = max(min(retry.notBefore, retry.giveUpAt), earliest)
+                run.retryAt = min(run.retryAt ?? due, due)
+            }
         }
     }
 
@@ -319,7 +342,7 @@ public actor PushSender {
             }
             state.waiting -= 1
             run.open[job.target] = state
-            if state.waiting == 0 { resolve(job.target, state, &run) }
+            if state.waiting == 0 { memory.withLock { memory in resolve(job.target, state, &run, &memory) } }
         }
         return nil
     }
@@ -340,14 +363,18 @@ public actor PushSender {
     private func admit(_ dispatches: [PushDispatch], _ run: inout Drain) {
         let now = clock()
         let seconds = Int64(now)
+        memory.withLock { memory in admit(dispatches, now: now, seconds: seconds, &run, &memory) }
+    }
+
+    private func admit(_ dispatches: [PushDispatch], now: Double, seconds: Int64, _ run: inout Drain, _ memory: inout Memory) {
         for dispatch in dispatches {
             let target = dispatch.target
             guard run.open[target] == nil else { continue }
-            let planned = schedule[target.key]
+            let planned = memory.schedule[target.key]
             let expiry = Self.expiry(of: dispatch)
             if seconds >= expiry {
                 record(PushSettlement(target, .failed, reason: "gave up: TTL or 60 minutes passed without a successful send"), &run)
-                schedule[target.key] = nil
+                memory.schedule[target.key] = nil
                 continue
             }
             if let planned, planned.notBefore > now {
@@ -359,14 +386,14 @@ public actor PushSender {
             }
             guard !dispatch.devices.isEmpty else {
                 record(PushSettlement(target, .failed, reason: "no active device"), &run)
-                schedule[target.key] = nil
+                memory.schedule[target.key] = nil
                 continue
             }
             let failures = planned?.failures ?? 0
             var state = Pending(priorFailures: failures, giveUpAt: Double(expiry))
             if case .digest(let digest) = dispatch.item { state.releaseAt = digest.releaseAt }
             for device in dispatch.devices {
-                guard allow(device.token, now: now) else {
+                guard memory.limiters.allow(device.token, now: now) else {
                     state.retryAfter = min(state.retryAfter ?? 1, 1)
                     run.chunk.deferredReasons["PER_DEVICE_LIMIT", default: 0] += 1
                     continue
@@ -380,19 +407,19 @@ public actor PushSender {
                 }
             }
             run.open[target] = state
-            if state.waiting == 0 { resolve(target, state, &run) }
+            if state.waiting == 0 { resolve(target, state, &run, &memory) }
         }
     }
 
     /// Every device of `target` has answered (or none could be tried).
-    private func resolve(_ target: PushTarget, _ state: Pending, _ run: inout Drain) {
+    private func resolve(_ target: PushTarget, _ state: Pending, _ run: inout Drain, _ memory: inout Memory) {
         if state.sent {
             record(PushSettlement(target, .sent), &run)
-            schedule[target.key] = nil
+            memory.schedule[target.key] = nil
         } else if let retryAfter = state.retryAfter {
             // Counted from the answer, so the first retry after a 5xx is >= 10 s after it (PSH-9).
             let notBefore = clock() + retryAfter
-            schedule[target.key] = Retry(target: target, releaseAt: state.releaseAt, notBefore: notBefore,
+            memory.schedule[target.key] = Retry(target: target, releaseAt: state.releaseAt, notBefore: notBefore,
                                          failures: state.priorFailures + 1, giveUpAt: state.giveUpAt)
             run.chunk.deferred += 1
             run.open[target] = nil
@@ -400,7 +427,7 @@ public actor PushSender {
             run.retryAt = min(run.retryAt ?? due, due)
         } else {
             record(PushSettlement(target, .failed, reason: state.reasons.first ?? "every device refused"), &run)
-            schedule[target.key] = nil
+            memory.schedule[target.key] = nil
         }
     }
 
@@ -451,11 +478,5 @@ public actor PushSender {
         case .notification(let record): try FCMMessageBuilder.message(for: record, token: token, badge: dispatch.badge, now: now)
         case .digest(let digest): try FCMMessageBuilder.message(for: digest, token: token, badge: dispatch.badge, now: now)
         }
-    }
-
-    /// PSH-10: 240 a minute and 5000 an hour per device; a message takes one from each, or
-    /// neither when either is used up.
-    private func allow(_ token: String, now: Double) -> Bool {
-        limiters.allow(token, now: now)
     }
 }
