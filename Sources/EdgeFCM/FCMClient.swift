@@ -97,8 +97,8 @@ public final class FCMClient: Sendable {
             return .done(.unauthenticated(error))
         }
         let request = HTTPRequest(method: .post, url: configuration.endpoint + "/v1/projects/" + projectID + "/messages:send",
-                                  headers: [HTTPHeader("Authorization", token.authorization),
-                                            HTTPHeader("Content-Type", "application/json; charset=UTF-8")],
+                                  headers: [HTTPHeader("authorization", token.authorization),
+                                            HTTPHeader("content-type", "application/json; charset=UTF-8")],
                                   body: message.body)
         let response: HTTPResponse
         do {

@@ -56,14 +56,21 @@ enum FCMJSONWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        // Scanned as contiguous UTF-8: through `String.UTF8View`'s index the check cost ~30
+        // instructions a byte, ~15k per message (issue #31); over the buffer, a few.
+        var string = string
+        string.withUTF8 { utf8 in writeString(utf8, into: &bytes) }
+    }
+
+    private static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied in one go.
-        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            bytes.append(contentsOf: string.utf8)
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in string.utf8 {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

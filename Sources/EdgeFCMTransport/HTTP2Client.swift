@@ -73,7 +73,7 @@ final class HTTP2Client: @unchecked Sendable {
         fields.add(name: ":path", value: path)
         var agent = false
         for header in headers {
-            let name = header.name.lowercased()
+            let name = ASCIILowercase.string(header.name)
             // Connection-specific fields are not allowed in HTTP/2 (RFC 9113 8.2.2).
             if name == "connection" || name == "keep-alive" || name == "transfer-encoding" || name == "upgrade" || name == "host" { continue }
             if name == "user-agent" { agent = true }

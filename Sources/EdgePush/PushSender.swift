@@ -63,8 +63,8 @@ public final class PushSender: Sendable {
     private let memory = Mutex(Memory())
 
     private struct Memory {
-        /// Target key → when it may be tried again (wall seconds), failures so far, when to give up.
-        var schedule: [String: Retry] = [:]
+        /// Target → when it may be tried again (wall seconds), failures so far, when to give up.
+        var schedule: [PushTarget: Retry] = [:]
         /// PSH-10: 240 a minute and 5000 an hour per device; a message takes one from each, or
         /// neither when either is used up.
         var limiters = DeviceLimiterMap()
@@ -167,14 +167,15 @@ public final class PushSender: Sendable {
     private func drain(batch: Int, continuous: Bool, onSettled: (@Sendable (PushSendReport) -> Void)?) async throws(PushError) -> PushSendReport {
         var run = Drain(batch: max(1, batch), continuous: continuous, onSettled: onSettled, sendExecutor: client.preferredExecutor)
         try readFromStart(&run)
-        let outcome: Result<PushSendReport, PushError> = await withTaskGroup(of: Event.self) { group in
+        let inbox = DrainInbox<Event>()
+        let outcome: Result<PushSendReport, PushError> = await withDiscardingTaskGroup { group in
             // A read that fails (the database busy or full) stops the run, but only after the sends
             // open have been answered and recorded: what went out is not sent again.
             var failure: PushError?
             do throws(PushError) {
                 while true {
                     let stopping = Task.isCancelled || failure != nil
-                    while !stopping, run.running < maxInFlight, run.next < run.queue.count { start(&run, &group) }
+                    while !stopping, run.running < maxInFlight, run.next < run.queue.count { start(&run, &group, inbox) }
                     if continuous, !stopping, !run.reading, run.unstarted < maxInFlight {
                         if let due = run.retryAt, clock() >= due {
                             // Deferred targets have fallen due: they lie behind the cursor.
@@ -185,7 +186,7 @@ public final class PushSender: Sendable {
                             }
                             continue
                         }
-                        if !run.caughtUp || clock() - run.lastRead >= Self.recheckSeconds { read(&run, &group) }
+                        if !run.caughtUp || clock() - run.lastRead >= Self.recheckSeconds { read(&run, &group, inbox) }
                     }
                     let idle = run.running == 0 && !run.reading
                     if !run.settlements.isEmpty || run.chunk != PushSendReport(),
@@ -200,11 +201,17 @@ public final class PushSender: Sendable {
                         run.ticking = true
                         group.addTask {
                             try? await Task.sleep(for: .seconds(Self.tickSeconds))
-                            return .tick
+                            inbox.deposit(.tick, urgent: true)
                         }
                     }
-                    guard let event = await group.next() else { break }
-                    if let error = handle(event, &run) { failure = error }
+                    // Nothing open (as `TaskGroup.next()` returning nil): nothing more will come.
+                    guard run.running > 0 || run.reading || run.ticking else { break }
+                    // Every answer counts when queued messages wait for a free send, or when
+                    // stopping; otherwise the last one, a read or the tick wakes the drain.
+                    let wakeAfter = run.unstarted > 0 || stopping ? 1 : run.running
+                    for event in await inbox.take(afterAnswers: wakeAfter) {
+                        if let error = handle(event, &run) { failure = error }
+                    }
                 }
                 group.cancelAll()
                 return failure.map { .failure($0) } ?? .success(run.total)
@@ -219,7 +226,7 @@ public final class PushSender: Sendable {
         return try outcome.get()
     }
 
-    private func start(_ run: inout Drain, _ group: inout TaskGroup<Event>) {
+    private func start(_ run: inout Drain, _ group: inout DiscardingTaskGroup, _ inbox: DrainInbox<Event>) {
         let job = run.queue[run.next]
         run.next += 1
         run.running += 1
@@ -236,21 +243,21 @@ public final class PushSender: Sendable {
         // On the transport's event loop when it has one (issue #31): the answer then resumes the
         // send where it arrived, and only the drain's wake-up crosses threads.
         group.addTask(executorPreference: run.sendExecutor) {
-            .answered(job, await client.send(job.message, projectID: projectID, failures: job.failures))
+            inbox.deposit(.answered(job, await client.send(job.message, projectID: projectID, failures: job.failures)), urgent: false)
         }
     }
 
     /// Reads on from the cursor in a child task, so answers keep being handled while SQLite works.
-    private func read(_ run: inout Drain, _ group: inout TaskGroup<Event>) {
+    private func read(_ run: inout Drain, _ group: inout DiscardingTaskGroup, _ inbox: DrainInbox<Event>) {
         run.reading = true
         run.lastRead = clock()
         let store = store, cursor = run.cursor, now = Int64(clock())
         let limit = run.batch + memory.withLock { $0.schedule.count }
         group.addTask {
             do throws(PushError) {
-                return .read(.success(try store.dueDispatches(now: now, limit: limit, after: cursor)), limit: limit)
+                inbox.deposit(.read(.success(try store.dueDispatches(now: now, limit: limit, after: cursor)), limit: limit), urgent: true)
             } catch {
-                return .read(.failure(error), limit: limit)
+                inbox.deposit(.read(.failure(error), limit: limit), urgent: true)
             }
         }
     }
@@ -281,7 +288,7 @@ public final class PushSender: Sendable {
         // A target not read back is no longer QUEUED (another process settled it): nothing to retry.
         let found = Set(dispatches.map(\.target))
         memory.withLock { memory in
-            for target in due where !found.contains(target) { memory.schedule[target.key] = nil }
+            for target in due where !found.contains(target) { memory.schedule[target] = nil }
         }
         admit(dispatches, &run)
         planRetries(&run, after: now + Self.retryReadSeconds)
@@ -370,11 +377,11 @@ public final class PushSender: Sendable {
         for dispatch in dispatches {
             let target = dispatch.target
             guard run.open[target] == nil else { continue }
-            let planned = memory.schedule[target.key]
+            let planned = memory.schedule[target]
             let expiry = Self.expiry(of: dispatch)
             if seconds >= expiry {
                 record(PushSettlement(target, .failed, reason: "gave up: TTL or 60 minutes passed without a successful send"), &run)
-                memory.schedule[target.key] = nil
+                memory.schedule[target] = nil
                 continue
             }
             if let planned, planned.notBefore > now {
@@ -386,7 +393,7 @@ public final class PushSender: Sendable {
             }
             guard !dispatch.devices.isEmpty else {
                 record(PushSettlement(target, .failed, reason: "no active device"), &run)
-                memory.schedule[target.key] = nil
+                memory.schedule[target] = nil
                 continue
             }
             let failures = planned?.failures ?? 0
@@ -415,11 +422,11 @@ public final class PushSender: Sendable {
     private func resolve(_ target: PushTarget, _ state: Pending, _ run: inout Drain, _ memory: inout Memory) {
         if state.sent {
             record(PushSettlement(target, .sent), &run)
-            memory.schedule[target.key] = nil
+            memory.schedule[target] = nil
         } else if let retryAfter = state.retryAfter {
             // Counted from the answer, so the first retry after a 5xx is >= 10 s after it (PSH-9).
             let notBefore = clock() + retryAfter
-            memory.schedule[target.key] = Retry(target: target, releaseAt: state.releaseAt, notBefore: notBefore,
+            memory.schedule[target] = Retry(target: target, releaseAt: state.releaseAt, notBefore: notBefore,
                                          failures: state.priorFailures + 1, giveUpAt: state.giveUpAt)
             run.chunk.deferred += 1
             run.open[target] = nil
@@ -427,7 +434,7 @@ public final class PushSender: Sendable {
             run.retryAt = min(run.retryAt ?? due, due)
         } else {
             record(PushSettlement(target, .failed, reason: state.reasons.first ?? "every device refused"), &run)
-            memory.schedule[target.key] = nil
+            memory.schedule[target] = nil
         }
     }
 
