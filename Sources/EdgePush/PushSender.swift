@@ -36,7 +36,7 @@ public final class PushSender: Sendable {
     /// Finished targets recorded in one transaction at most this many at a time...
     ///
     /// Decision: 250 at 5,000/s is 20 transactions (20 flushes) a second; measured here, one of
-    /// 100-250 targets takes 1 ms (median) to 7 ms (p90) at synchronous=FULL, on the actor,
+    /// 100-250 targets takes 1 ms (median) to 7 ms (p90) at synchronous=FULL, in the drain,
     /// while the sends stay open.
     public static let settleBatch = 250
     /// ... or once the oldest finished one has waited this long (seconds), so a trickle is
