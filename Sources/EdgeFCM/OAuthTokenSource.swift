@@ -21,15 +21,12 @@ public actor OAuthTokenSource {
     /// The token's lifetime is counted on the boot clock: a wall clock stepped back an hour must
     /// not keep an expired token in use, nor one stepped forward drop a good one (issue #30).
     private let bootClock: @Sendable () -> BootInstant
-    private var cached: FCMAccessToken?
-    /// When `cached` expires, on the boot clock.
-    private var cachedUntil: BootInstant?
     /// Set by the exchange in flight (one at a time) for the token it returns.
     private var exchangedUntil: BootInstant?
     private var inFlight: Task<FCMAccessToken, any Error>?
-    /// `cached` and `cachedUntil` as one value readable without entering the actor: every send
-    /// asks for the token, and entering the actor and leaving it were two task switches a send
-    /// (issue #31). Written only inside the actor, with them.
+    /// The cached token and when it expires (boot clock), readable without entering the actor:
+    /// every send asks for the token, and entering the actor and leaving it were two task
+    /// switches a send (issue #31). Written only inside the actor.
     private let current = Mutex<(token: FCMAccessToken, until: BootInstant)?>(nil)
     /// Exchanges made, for tests and metrics.
     public private(set) var exchanges = 0
@@ -48,14 +45,20 @@ public actor OAuthTokenSource {
     /// A token valid for at least the refresh margin: the cached one, or a new one. Concurrent
     /// callers share one exchange.
     public nonisolated func accessToken() async throws(FCMError) -> FCMAccessToken {
-        if let current = current.withLock({ $0 }), let left = current.until.since(bootClock()), left >= Self.refreshMarginSeconds {
-            return current.token
-        }
+        if let token = freshToken() { return token }
         return try await refreshedToken()
     }
 
+    /// The cached token if it has at least the refresh margin left.
+    private nonisolated func freshToken() -> FCMAccessToken? {
+        guard let current = current.withLock({ $0 }), let left = current.until.since(bootClock()),
+              left >= Self.refreshMarginSeconds else { return nil }
+        return current.token
+    }
+
     private func refreshedToken() async throws(FCMError) -> FCMAccessToken {
-        if let cached, let left = cachedUntil?.since(bootClock()), left >= Self.refreshMarginSeconds { return cached }
+        // Another caller's exchange may have finished while this one waited for the actor.
+        if let token = freshToken() { return token }
         let task: Task<FCMAccessToken, any Error>
         if let inFlight {
             task = inFlight
@@ -69,8 +72,6 @@ public actor OAuthTokenSource {
             // never answers would wait for the whole timeout (issue #30 item 4). A cancelled
             // caller cancels it; other callers waiting on it get the failure and ask again.
             let token = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-            cached = token
-            cachedUntil = exchangedUntil
             current.withLock { $0 = exchangedUntil.map { (token, $0) } }
             inFlight = nil
             return token
@@ -85,8 +86,6 @@ public actor OAuthTokenSource {
 
     /// Drops the cached token (FCM answered 401 UNAUTHENTICATED with it).
     public func invalidate() {
-        cached = nil
-        cachedUntil = nil
         current.withLock { $0 = nil }
     }
 
