@@ -59,9 +59,23 @@ struct CodeRegionFinder {
     /// At most this many regions, strongest first; what the finder misses the caller's
     /// whole-frame scan finds.
     var maximumRegions = 8
-    /// Rows skip blocks of 16 flat samples at once (`hasEdge`). Only a test turns it off, to hold
-    /// the result to that of every sample looked at.
+    /// Rows and columns are looked at 16 samples at a time (`edgeLanes`). Only a test turns it
+    /// off, to hold the result to that of every sample looked at.
     var skipsFlatBlocks = true
+    /// Whether regions whose runs lie one way only (a 1D code's) are wanted. Without them (a
+    /// reader of QR alone) only regions with runs both ways are returned, and every second
+    /// sampled column is walked, each counting for two: a QR code marks its cells along the rows
+    /// by itself, and the columns only tell its runs both ways from a 1D code's or a line of
+    /// text's, which half of them still do for a code of 21+ modules (issue #32: the column walk
+    /// was 0.4 of the QR preset's 0.9 ms finder on the Benchmarks' empty 1280x720 frame).
+    var linear = true
+    /// Distance between the sampled columns: `step`, or twice that without `linear`.
+    private var columnStep: Int { linear ? step : step }
+    /// Distance between the samples down a column: every row, or every second without `linear`.
+    /// The central difference spans two rows, so every second one still sees each edge; QR
+    /// modules are at least 2 px here (smaller ones zbar does not read at the camera preset's
+    /// density), and a run of edges 2 px apart keeps its count.
+    private var columnSampleStep: Int { linear ? 1 : 2 }
 
     /// Regions to scan, strongest first, or nil when nothing looks like a code or the code-like
     /// places would cost more than `maximumCoverage` of a whole-frame scan (scanning it whole
@@ -112,7 +126,8 @@ struct CodeRegionFinder {
             let cx = run.line / cell
             for cy in (run.start / cell)...(run.end / cell) { columnHits[cy * gw + cx] += 1 }
         }
-        return components(rowHits: rowHits, columnHits: columnHits, gridWidth: gw, gridHeight: gh)
+        let found = components(rowHits: rowHits, columnHits: columnHits, gridWidth: gw, gridHeight: gh)
+        return linear ? found : found.filter { $0.region.lines == .both }
     }
 
     /// zbar's work for a region, in samples per unit density: rows and columns each cover every
@@ -144,10 +159,14 @@ struct CodeRegionFinder {
                 }
             }
             // One cell is a 16 px blot: no code is that small at the sizes this finder serves.
-            guard cells >= 2 else { continue }
+            // Without `linear` the code is a QR code, at least 63 px square at the 3 px modules
+            // the camera preset reads, so it covers at least 2 x 2 cells.
+            guard cells >= (linear ? 2 : 4) else { continue }
             // A QR code makes as many dense runs down its columns as along its rows; a 1D code's
-            // runs lie one way.
-            let lines: ScanLines = 4 * min(rows, columns) >= max(rows, columns) ? .both : (rows > columns ? .rows : .columns)
+            // runs lie one way. The factor of 4 lets a 1D code near 45 degrees be scanned both
+            // ways; without `linear` only a QR code's square shape counts (the Benchmarks' 4 px
+            // code: 58 runs along, 71 down), and clutter where text crosses an edge does not.
+            let lines: ScanLines = (linear ? 4 : 2) * min(rows, columns) >= max(rows, columns) ? .both : (rows > columns ? .rows : .columns)
             let region = Region(x: x0 * cell, y: y0 * cell, width: (x1 - x0 + 1) * cell, height: (y1 - y0 + 1) * cell, lines: lines)
             found.append((region, rows + columns))
         }
@@ -182,10 +201,12 @@ struct CodeRegionFinder {
     /// Tracks one scan line's edges as its samples arrive in order. Only the samples at or over
     /// the threshold are given to it: a flat sample only ends the current sign, which `sample`
     /// sees from the position of the last sample it was given, so flat stretches cost nothing.
-    private struct LineTracker {
+    struct LineTracker {
         /// The sign of the difference at `signedAt`, the last position given to `sample`.
         var runSign: Int8 = 0
         var signedAt = Int.min / 2
+        /// Distance between the line's samples: the previous sample was at `i - stride`.
+        var stride = 1
         var lastEdge = Int.min / 2
         var start = 0
         var edges = 0
@@ -194,7 +215,7 @@ struct CodeRegionFinder {
         mutating func sample(_ d: Int, at i: Int, _ finder: CodeRegionFinder, threshold: Int) -> (start: Int, end: Int)? {
             let sign: Int8 = d >= threshold ? 1 : (d <= -threshold ? -1 : 0)
             // The sample before this one was flat unless it was the last one given.
-            let previous: Int8 = signedAt == i &- 1 ? runSign : 0
+            let previous: Int8 = signedAt == i &- stride ? runSign : 0
             runSign = sign
             signedAt = i
             // An edge is where the difference first crosses the threshold with a new sign.
@@ -242,9 +263,10 @@ struct CodeRegionFinder {
         return max(16, min(64, median * 5))
     }
 
-    /// Rows are looked at in blocks of 16 samples (SSE2 on x86-64): most of a frame is flat, and a
-    /// block without an edge is skipped whole, as `LineTracker` needs only the samples at or over
-    /// the threshold. Issue #32: the finder was most of an idle camera's frame.
+    /// Rows and columns are looked at in blocks of 16 samples (SSE2 on x86-64), and only the
+    /// samples at or over the threshold are given to the trackers (`LineTracker` needs no other):
+    /// most of a frame is flat, and most samples of a cluttered one too. Issue #32: the finder
+    /// was most of an idle camera's frame.
     private static let block = 16
 
     /// The threshold in every lane, and the largest value a lane can add it to without wrapping.
@@ -258,17 +280,26 @@ struct CodeRegionFinder {
         }
     }
 
-    /// Whether any of the 16 differences `next - previous` reaches the threshold either way. Only
-    /// comparisons, wrapping adds and masks, which compile to single SSE2 instructions; the
-    /// standard library's pointwiseMax/Min and `any` are calls (measured slower than the scalar
-    /// loop). `a >= b + t` is only asked where `b + t` does not wrap.
+    /// Which of the 16 differences `next - previous` reach the threshold either way, as one bit
+    /// per lane (bit 8k of the first word for lane k < 8, of the second for lane 8 + k), of the
+    /// lanes in `keep`. Only comparisons, wrapping adds and masks, which compile to single SSE2
+    /// instructions; the standard library's pointwiseMax/Min and `any` are calls (measured slower
+    /// than the scalar loop). `a >= b + t` is only asked where `b + t` does not wrap.
     @inline(__always)
-    private static func hasEdge(_ next: UnsafeRawPointer, _ previous: UnsafeRawPointer, limit: Limit) -> Bool {
+    private static func edgeLanes(_ next: UnsafeRawPointer, _ previous: UnsafeRawPointer, limit: Limit, keep: SIMD2<UInt64>) -> SIMD2<UInt64> {
         let a = next.loadUnaligned(as: SIMD16<UInt8>.self), b = previous.loadUnaligned(as: SIMD16<UInt8>.self)
         let rising = (a .>= b &+ limit.threshold) .& (b .<= limit.ceiling)
         let falling = (b .>= a &+ limit.threshold) .& (a .<= limit.ceiling)
-        let lanes = unsafeBitCast(rising .| falling, to: SIMD2<UInt64>.self)
-        return lanes[0] | lanes[1] != 0
+        return unsafeBitCast(rising .| falling, to: SIMD2<UInt64>.self) & keep
+    }
+
+
+    /// Gives difference `d` at position `i` of a line to its tracker, keeping a finished dense run.
+    @inline(__always)
+    private func look(_ d: Int, at i: Int, line: Int, _ tracker: inout LineTracker, _ runs: inout [Run], threshold: Int) {
+        if d >= threshold || d <= -threshold, let r = tracker.sample(d, at: i, self, threshold: threshold) {
+            runs.append(Run(line: line, start: r.start, end: r.end))
+        }
     }
 
     private func rowRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
@@ -276,27 +307,31 @@ struct CodeRegionFinder {
         let p = view.pixels, s = view.rowStride, w = view.width
         guard let base = p.baseAddress.map(UnsafeRawPointer.init) else { return runs }
         let limit = Limit(threshold)
+        // One bit per lane, every lane: what `edgeLanes` keeps for a row.
+        let everyLane = SIMD2<UInt64>(repeating: 0x0101_0101_0101_0101)
         var meter = budget.meter("regions")
         for y in Swift.stride(from: step / 2, to: view.height, by: step) {
             try meter.advance(by: w)
             var tracker = LineTracker()
             let row = y * s
             var x = 1
+            // Samples x..<x+16 read pixels x-1...x+16, all in the row while x+16 <= w-1.
+            while skipsFlatBlocks && x &+ Self.block <= w &- 1 {
+                let lanes = Self.edgeLanes(base + (row &+ x &+ 1), base + (row &+ x &- 1), limit: limit, keep: everyLane)
+                // The words taken apart once: indexing the vector in a loop spills it to memory.
+                var bits = lanes[0], high = lanes[1], offset = x
+                while bits | high != 0 {
+                    if bits == 0 { (bits, high, offset) = (high, 0, x &+ 8) }
+                    let at = offset &+ bits.trailingZeroBitCount &>> 3
+                    bits &= bits &- 1
+                    look(Int(p[row &+ at &+ 1]) &- Int(p[row &+ at &- 1]), at: at, line: y, &tracker, &runs, threshold: threshold)
+                }
+                x &+= Self.block
+            }
+            // In bounds: 1 <= x < w - 1 on a row of the view.
             while x < w - 1 {
-                // Samples x..<x+16 read pixels x-1...x+16, all in the row while x+16 <= w-1.
-                if skipsFlatBlocks, x &+ Self.block <= w &- 1, !Self.hasEdge(base + (row &+ x &+ 1), base + (row &+ x &- 1), limit: limit) {
-                    x &+= Self.block
-                    continue
-                }
-                let end = min(x &+ Self.block, w &- 1)
-                while x < end {
-                    // In bounds: 1 <= x < w - 1 on a row of the view.
-                    let d = Int(p[row &+ x &+ 1]) &- Int(p[row &+ x &- 1])
-                    if d >= threshold || d <= -threshold, let r = tracker.sample(d, at: x, self, threshold: threshold) {
-                        runs.append(Run(line: y, start: r.start, end: r.end))
-                    }
-                    x &+= 1
-                }
+                look(Int(p[row &+ x &+ 1]) &- Int(p[row &+ x &- 1]), at: x, line: y, &tracker, &runs, threshold: threshold)
+                x &+= 1
             }
             if let r = tracker.finish(self) { runs.append(Run(line: y, start: r.start, end: r.end)) }
         }
@@ -304,26 +339,25 @@ struct CodeRegionFinder {
     }
 
     /// Columns are walked row by row (all trackers advance together), so memory is read in order.
-    /// (Blocks of 16 as in `rowRuns` were measured no cheaper here, where each holds only four
-    /// sampled columns: callgrind 112-120 M instructions over 30 frames, against 117-119 M.)
+    /// (Blocks of 16 as in `rowRuns` were measured dearer here, where each holds only two or four
+    /// sampled columns: callgrind on the Benchmarks' empty frame, 3.4 M instructions a frame for
+    /// the columns at `columnStep` 8, against 1.8 M one by one.)
     private func columnRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
         var runs: [Run] = []
         let p = view.pixels, s = view.rowStride, w = view.width
-        let first = step / 2
+        let step = columnStep, first = step / 2
         let count = first < w ? (w - 1 - first) / step + 1 : 0
-        var trackers = [LineTracker](repeating: LineTracker(), count: count)
+        let down = columnSampleStep
+        var trackers = [LineTracker](repeating: LineTracker(stride: down), count: count)
         var meter = budget.meter("regions")
-        for y in 1..<(view.height - 1) {
+        for y in Swift.stride(from: 1, to: view.height - 1, by: down) {
             try meter.advance(by: count)
             let above = (y - 1) * s, below = (y + 1) * s
             // One uniqueness check per row instead of one per sample.
             trackers.withUnsafeMutableBufferPointer { trackers in
                 var x = first
                 for index in 0..<count {
-                    let d = Int(p[below &+ x]) &- Int(p[above &+ x])
-                    if d >= threshold || d <= -threshold, let r = trackers[index].sample(d, at: y, self, threshold: threshold) {
-                        runs.append(Run(line: x, start: r.start, end: r.end))
-                    }
+                    look(Int(p[below &+ x]) &- Int(p[above &+ x]), at: y, line: x, &trackers[index], &runs, threshold: threshold)
                     x &+= step
                 }
             }

@@ -42,9 +42,9 @@ struct PassImage {
     /// code makes runs both ways, and zbar would scan them for nothing (issue #32: the QR preset
     /// spent about a millisecond a frame on a Code 128 in view).
     static func inRegions(of view: ImageView, by pass: ScanPass, budget: WorkBudget, linear: Bool = true) throws(TransformError) -> [PassImage] {
-        guard let regions = try CodeRegionFinder().regions(in: view, budget: budget), !regions.isEmpty else { return [] }
+        guard let regions = try CodeRegionFinder(linear: linear).regions(in: view, budget: budget), !regions.isEmpty else { return [] }
         var out: [PassImage] = []
-        for r in regions where linear || r.lines == .both {
+        for r in regions {
             // A crop is never larger than the view it comes from; the transforms check their own sizes.
             let crop = view.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
             guard let (image, map) = try transformed(crop, by: pass, budget: budget) else { continue }

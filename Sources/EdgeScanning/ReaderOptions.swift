@@ -99,6 +99,8 @@ public struct ReaderOptions: Sendable, Equatable {
     ///   every `fullFrameInterval`, 1 s: a
     ///   small code the finder misses (low contrast, a crowded frame) that crept in unnoticed
     ///   is read within a second instead of 200 ms, one held up in the frame it appears.
+    /// - While nothing in view moves, the same pixels are not scanned whole again for nothing:
+    ///   both intervals stretch fivefold until something moves (`WholeFrameSchedule.stillFactor`).
     /// - When the whole-frame pass is due it always runs, whatever the time (the budget is the
     ///   still images' 1 s): on a slow CPU a budget cut there would leave such codes unread for
     ///   good, not just late.
