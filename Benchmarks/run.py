@@ -2,7 +2,7 @@
 """Benchmark: edge side by side with zbarimg and zxing-cpp, in one run (spec SCN-11, SCN-12).
 
     python3 Benchmarks/run.py [--quick] [--json FILE] [--photos DIR] [--no-build] [--sections 1,2,...]
-                              [--baseline EARLIER_EDGE_BENCH]
+                              [--baseline EARLIER_EDGE_BENCH] [--frame-noise SIGMA]
 
 It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_SCRATCH, else
 .build), then measures:
@@ -34,7 +34,10 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
    zxing-cpp pinned too). The mean is the amortized cost per frame. Bars: 4 symbologies under
    8 ms on the code frames; the empty frame at or below zxing-cpp. Then the time to first read:
    40 frames in which a code enters the view (sliding in; or large, held close to the lens),
-   for edge, edge scanning the whole frame on every frame, and zxing-cpp.
+   for edge, edge scanning the whole frame on every frame, and zxing-cpp, with the QR-only
+   preset and all four symbologies. The three frames repeat one image (a still view); with
+   --frame-noise SIGMA every decode gets it under fresh Gaussian noise instead, for both
+   decoders, as a real idle camera's frames are never equal.
 3. Whole process (SCN-12): `edge scan --image` vs `zbarimg -q` on one small sample image,
    median wall time; a ratio edge/zbarimg below 1 means edge is faster.
 4. Vault: put/get of a 1 KB secret per backend (swtpm for the TPM ones).
@@ -343,9 +346,11 @@ def edge_frame(bench, path, formats, reps, one_core, env=None):
     return json.loads(line)
 
 
-def zxing_frame(gray, formats, reps):
+def zxing_frame(grays, formats, reps):
+    """zxing-cpp on `grays` in turn (one frame, or noisy copies of it: --frame-noise)."""
     fmts = tuple(ZX[EDGE_TO_SYM[f]] for f in formats.split(","))
-    fn = lambda: zxingcpp.read_barcodes(gray, formats=fmts, text_mode=zxingcpp.TextMode.Plain)
+    turn = iter(range(1 << 62))
+    fn = lambda: zxingcpp.read_barcodes(grays[next(turn) % len(grays)], formats=fmts, text_mode=zxingcpp.TextMode.Plain)
     fn()                                                                 # warm-up, like edge-bench
     ms, res, samples = median_ms(fn, reps, reps, 0)
     samples.sort()
@@ -364,10 +369,23 @@ def one_core(fn):
             os.sched_setaffinity(0, saved)
 
 
-def frames_section(bench, quick):
+def noisy_copies(frame, sigma, count=8):
+    """`count` copies of `frame` under fresh Gaussian noise: a real camera's idle frames, never equal."""
+    import numpy
+    rng = numpy.random.default_rng(7)
+    pixels = numpy.asarray(frame, dtype=numpy.float64)
+    return [Image.fromarray(numpy.clip(numpy.rint(pixels + rng.normal(0, sigma, pixels.shape)), 0, 255).astype(numpy.uint8))
+            for _ in range(count)]
+
+
+def frames_section(bench, quick, noise=0.0):
     reps = 30 if quick else 150
     pinned = shutil.which("taskset") is not None
     say(f"\n== 2. Camera-like frame: 1280x720 gray, synthetic and seeded, {reps} decodes at 30 fps, one core ==")
+    if noise:
+        say(f"--frame-noise {noise:g}: every decode gets the frame under fresh Gaussian noise of sigma {noise:g} (eight copies in turn,\n"
+            "made before timing, for both decoders), as a real idle camera's frames are never equal.")
+    env = dict(os.environ, EDGE_FRAME_NOISE=str(noise)) if noise else None
     say("edge reads as a camera does (a frame every 33 ms): after an empty regions pass its preset scans the whole frame\n"
         "every 200 ms or when the scene changed; these frames repeat one image (an idle camera), so the median is the\n"
         "frames without that scan and the mean is the amortized cost per frame.")
@@ -382,9 +400,10 @@ def frames_section(bench, quick):
             frame.save(path)
             say(f"\nframe {path.name}: " + ("no code" if kind == "none" else f"{kind} '{PAYLOAD}' rotated {angle:+.0f} deg"))
             say(f"{'formats':<26}{'edge median':>12}{'mean':>7}{'zxing median':>13}{'mean':>7}{'ratio':>7}{'codes e/z':>11}")
+            grays = noisy_copies(frame, noise) if noise else [frame]
             for formats in FRAME_SETS:
-                e1 = edge_frame(bench, path, formats, reps, pinned) if pinned else {"error": "taskset not found"}
-                z = one_core(lambda: zxing_frame(frame, formats, reps))
+                e1 = edge_frame(bench, path, formats, reps, pinned, env=env) if pinned else {"error": "taskset not found"}
+                z = one_core(lambda: zxing_frame(grays, formats, reps))
                 r = ratio(e1.get("mean_ms"), z["mean_ms"])
                 say(f"{formats:<26}{fmt(e1.get('median_ms')):>12}{fmt(e1.get('mean_ms')):>7}{fmt(z['median_ms']):>13}"
                     f"{fmt(z['mean_ms']):>7}{fmt(r):>7}{str(e1.get('codes', '-')) + '/' + str(z['codes']):>11}")
@@ -427,7 +446,8 @@ def sequence_frames(background, code, tmp, name, count, enter, positions):
 
 def sequence_section(bench, tmp, pinned):
     """Time to first read: a code entering a camera's view, frame by frame at 30 fps."""
-    say("\ntime to first read: 40 frames at 30 fps, 4 symbologies, one core; the code enters at frame 10")
+    say("\ntime to first read: 40 frames at 30 fps, one core, with the QR-only preset and the four symbologies' one;\n"
+        "the code enters at frame 10")
     background = make_frame(Image.new("L", (1, 1), 140), 44, 0.0)
     w, h = background.size
     qr = code_image("qr", tmp)
@@ -436,10 +456,9 @@ def sequence_section(bench, tmp, pinned):
     whole = 10 + next(k for k, (x, _) in enumerate(slide) if x + qr.width <= w)
     cases = (("slides in", qr, slide, f"from the right edge, wholly in view from frame {whole}"),
              ("close to the lens", big, [((w - big.width) // 2, (h - big.height) // 2)], f"{big.width} px wide, all of it at frame 10"))
-    formats = FRAME_SETS[-1]
-    say(f"{'code':<20}{'edge':>14}{'edge, whole frame every frame':>31}{'zxing-cpp':>11}   (first frame with a read; mean ms per frame)")
+    say(f"{'code':<20}{'formats':<26}{'edge':>14}{'edge, whole frame every frame':>31}{'zxing-cpp':>11}   (first frame with a read; mean ms per frame)")
     out = []
-    for label, code, positions, note in cases:
+    for (label, code, positions, note), formats in ((case, formats) for case in cases for formats in ("qr", FRAME_SETS[-1])):
         paths = sequence_frames(background, code, tmp, label.replace(" ", "-"), 40, 10, positions)
         cmd = (["taskset", "-c", "0"] if pinned else []) + [str(bench), "sequence", formats] + [str(p) for p in paths]
         runs = {}
@@ -461,8 +480,8 @@ def sequence_section(bench, tmp, pinned):
         runs["zxing"] = one_core(zxing_sequence)
         def cell(r):
             return "error" if "error" in r else f"{r['first_read'] if r['first_read'] is not None else 'none'}; {fmt(r['mean_ms'])}"
-        say(f"{label:<20}{cell(runs['edge']):>14}{cell(runs['every']):>31}{cell(runs['zxing']):>11}   ({note})")
-        out.append(dict(case=label, **runs))
+        say(f"{label:<20}{formats:<26}{cell(runs['edge']):>14}{cell(runs['every']):>31}{cell(runs['zxing']):>11}   ({note})")
+        out.append(dict(case=label, formats=formats, **runs))
     say("a frame is 33 ms: each frame between the code being wholly in view and the first read adds 33 ms to the time to first read.")
     return out
 
@@ -723,6 +742,8 @@ def main():
     ap.add_argument("--photos", metavar="DIR", default=str(ROOT.parent / "shared" / "data" / "photos"),
                     help="photo set (default: ../shared/data/photos from the package root)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already built")
+    ap.add_argument("--frame-noise", metavar="SIGMA", type=float, default=0.0,
+                    help="section 2: fresh Gaussian noise of SIGMA grey levels on every frame, for both decoders")
     ap.add_argument("--sections", default="1,2,3,4,5,6", help="which sections to run (default: all)")
     ap.add_argument("--baseline", metavar="BIN", help="section 1: also time this earlier edge-bench on every photo, "
                     "right after edge, and print its median and ratio (a change measured under the same load)")
@@ -744,7 +765,7 @@ def main():
 
     sections = {int(x) for x in args.sections.split(",") if x.strip()}
     photos = photos_section(bench, Path(args.photos), args.quick, args.baseline) if 1 in sections else None
-    section2 = frames_section(bench, args.quick) if 2 in sections else dict(frames=[], sequences=[])
+    section2 = frames_section(bench, args.quick, args.frame_noise) if 2 in sections else dict(frames=[], sequences=[])
     frames = section2["frames"]
     process = process_section(edge_bin, args.quick) if 3 in sections else []
     vault = vault_section(bench, args.quick) if 4 in sections else []
@@ -782,7 +803,7 @@ def main():
         say(f"preset {formats}, one core, 30 fps, mean ms edge/zxing-cpp (ratio): {cells} -> "
             f"{'at or below zxing-cpp on every frame' if met else 'ABOVE zxing-cpp on some frame'}")
     for q in section2["sequences"]:
-        say(f"first read, code {q['case']}: " + ", ".join(
+        say(f"first read, code {q['case']}, preset {q['formats']}: " + ", ".join(
             f"{name} frame {q[key].get('first_read')}" for key, name in (("edge", "edge"), ("every", "edge every frame"), ("zxing", "zxing-cpp"))))
     for p in process:
         say(f"whole process {p['image']}: edge {fmt(p['edge_ms'], 1)} ms vs zbarimg {fmt(p['zbarimg_ms'], 1)} ms, "

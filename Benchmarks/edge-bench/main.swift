@@ -116,6 +116,22 @@ func frameOptions(_ list: String) throws -> (options: ReaderOptions, label: Stri
     return (options, label)
 }
 
+/// `image` with Gaussian noise of `sigma` grey levels added to every pixel (Box-Muller on a
+/// seeded xorshift, so a run can be repeated).
+func withNoise(_ image: GrayImage, sigma: Double, seed: UInt64) -> GrayImage {
+    var state = 0x9E37_79B9_7F4A_7C15 ^ (seed &+ 1) &* 0xBF58_476D_1CE4_E5B9
+    func uniform() -> Double {
+        state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+        return (Double((state &* 2685821657736338717) >> 11) + 0.5) / Double(1 << 53)
+    }
+    var out = image
+    for i in out.pixels.indices {
+        let g = (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
+        out.pixels[i] = UInt8(clamping: Int((Double(out.pixels[i]) + sigma * g).rounded()))
+    }
+    return out
+}
+
 /// A camera's cadence: the reader gets a frame every 1/30 s, so `wholeFrameInterval` (which is
 /// time-based) behaves as it does on a station; reads back to back would scan the whole frame
 /// far less often than a 30 fps camera does.
@@ -125,19 +141,28 @@ func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000
 
 /// Decodes one frame `reps` times at 30 fps: median, p90 and mean (the amortized cost per frame
 /// of an idle camera, which the median of a preset that skips work on most frames hides).
+/// With EDGE_FRAME_NOISE=sigma every frame is the image under fresh sensor noise (eight frames
+/// made before timing, in turn): a real idle camera, whose frames are never equal.
 func frame(_ path: String, _ list: String, reps: Int) throws {
     let image = try ImageLoader.load(path: path)
-    let (options, label) = try frameOptions(list)
+    let (options, preset) = try frameOptions(list)
+    var label = preset
+    var frames = [image]
+    if let sigma = ProcessInfo.processInfo.environment["EDGE_FRAME_NOISE"].flatMap({ Double($0) }), sigma > 0 {
+        frames = (0..<8).map { seed in withNoise(image, sigma: sigma, seed: UInt64(seed)) }
+        label += ", sensor noise sigma \(sigma)"
+    }
     let reader = try BarcodeReader(options: options)
     _ = try reader.read(image)  // warm-up
     let clock = ContinuousClock()
     var samples: [Double] = []
     var found = 0
     var next = clock.now
-    for _ in 0..<reps {
+    for index in 0..<reps {
         next = next + frameInterval
+        let frame = frames[index % frames.count]
         let t0 = clock.now
-        let r = try reader.read(image)
+        let r = try reader.read(frame)
         let d = clock.now - t0
         found = r.count
         samples.append(milliseconds(d))
