@@ -387,8 +387,8 @@ def frames_section(bench, quick, noise=0.0):
             "made before timing, for both decoders), as a real idle camera's frames are never equal.")
     env = dict(os.environ, EDGE_FRAME_NOISE=str(noise)) if noise else None
     say("edge reads as a camera does (a frame every 33 ms): after an empty regions pass its preset scans the whole frame\n"
-        "every 200 ms or when the scene changed; these frames repeat one image (an idle camera), so the median is the\n"
-        "frames without that scan and the mean is the amortized cost per frame.")
+        "every 200 ms (every 1 s while nothing in view moves) or when the scene changed; these frames repeat one image\n"
+        "(an idle camera), so the median is the frames without that scan and the mean is the amortized cost per frame.")
     tmp = Path(tempfile.mkdtemp(prefix="edge-bench-frames-"))
     results, shown = [], set()
     try:

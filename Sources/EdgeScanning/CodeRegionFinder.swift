@@ -63,14 +63,12 @@ struct CodeRegionFinder {
     /// off, to hold the result to that of every sample looked at.
     var skipsFlatBlocks = true
     /// Whether regions whose runs lie one way only (a 1D code's) are wanted. Without them (a
-    /// reader of QR alone) only regions with runs both ways are returned, and every second
-    /// sampled column is walked, each counting for two: a QR code marks its cells along the rows
-    /// by itself, and the columns only tell its runs both ways from a 1D code's or a line of
-    /// text's, which half of them still do for a code of 21+ modules (issue #32: the column walk
-    /// was 0.4 of the QR preset's 0.9 ms finder on the Benchmarks' empty 1280x720 frame).
+    /// reader of QR alone) only a QR code's shape counts: runs both ways in nearly equal numbers,
+    /// over at least 2 x 2 cells; and columns are sampled at every second row. Issue #32: the
+    /// finder and the clutter it marked were most of the QR preset's frame; its regions pass
+    /// went from 11.1 M to 5.8 M instructions on the Benchmarks' QR frame and from 8.2 M to
+    /// 3.7 M on the empty one (callgrind), with the same codes read from their regions.
     var linear = true
-    /// Distance between the sampled columns: `step`, or twice that without `linear`.
-    private var columnStep: Int { linear ? step : step }
     /// Distance between the samples down a column: every row, or every second without `linear`.
     /// The central difference spans two rows, so every second one still sees each edge; QR
     /// modules are at least 2 px here (smaller ones zbar does not read at the camera preset's
@@ -278,21 +276,21 @@ struct CodeRegionFinder {
             self.threshold = SIMD16(repeating: t)
             ceiling = SIMD16(repeating: 255 - t)
         }
+        /// The lowest bit of each lane's byte.
+        let oneBitPerLane = SIMD2<UInt64>(repeating: 0x0101_0101_0101_0101)
     }
 
     /// Which of the 16 differences `next - previous` reach the threshold either way, as one bit
-    /// per lane (bit 8k of the first word for lane k < 8, of the second for lane 8 + k), of the
-    /// lanes in `keep`. Only comparisons, wrapping adds and masks, which compile to single SSE2
-    /// instructions; the standard library's pointwiseMax/Min and `any` are calls (measured slower
+    /// per lane (bit 8k of the first word for lane k < 8, of the second for lane 8 + k). Only
+    /// comparisons, wrapping adds and masks, which compile to single SSE2 instructions; the standard library's pointwiseMax/Min and `any` are calls (measured slower
     /// than the scalar loop). `a >= b + t` is only asked where `b + t` does not wrap.
     @inline(__always)
-    private static func edgeLanes(_ next: UnsafeRawPointer, _ previous: UnsafeRawPointer, limit: Limit, keep: SIMD2<UInt64>) -> SIMD2<UInt64> {
+    private static func edgeLanes(_ next: UnsafeRawPointer, _ previous: UnsafeRawPointer, limit: Limit) -> SIMD2<UInt64> {
         let a = next.loadUnaligned(as: SIMD16<UInt8>.self), b = previous.loadUnaligned(as: SIMD16<UInt8>.self)
         let rising = (a .>= b &+ limit.threshold) .& (b .<= limit.ceiling)
         let falling = (b .>= a &+ limit.threshold) .& (a .<= limit.ceiling)
-        return unsafeBitCast(rising .| falling, to: SIMD2<UInt64>.self) & keep
+        return unsafeBitCast(rising .| falling, to: SIMD2<UInt64>.self) & limit.oneBitPerLane
     }
-
 
     /// Gives difference `d` at position `i` of a line to its tracker, keeping a finished dense run.
     @inline(__always)
@@ -307,8 +305,6 @@ struct CodeRegionFinder {
         let p = view.pixels, s = view.rowStride, w = view.width
         guard let base = p.baseAddress.map(UnsafeRawPointer.init) else { return runs }
         let limit = Limit(threshold)
-        // One bit per lane, every lane: what `edgeLanes` keeps for a row.
-        let everyLane = SIMD2<UInt64>(repeating: 0x0101_0101_0101_0101)
         var meter = budget.meter("regions")
         for y in Swift.stride(from: step / 2, to: view.height, by: step) {
             try meter.advance(by: w)
@@ -317,7 +313,7 @@ struct CodeRegionFinder {
             var x = 1
             // Samples x..<x+16 read pixels x-1...x+16, all in the row while x+16 <= w-1.
             while skipsFlatBlocks && x &+ Self.block <= w &- 1 {
-                let lanes = Self.edgeLanes(base + (row &+ x &+ 1), base + (row &+ x &- 1), limit: limit, keep: everyLane)
+                let lanes = Self.edgeLanes(base + (row &+ x &+ 1), base + (row &+ x &- 1), limit: limit)
                 // The words taken apart once: indexing the vector in a loop spills it to memory.
                 var bits = lanes[0], high = lanes[1], offset = x
                 while bits | high != 0 {
@@ -339,13 +335,13 @@ struct CodeRegionFinder {
     }
 
     /// Columns are walked row by row (all trackers advance together), so memory is read in order.
-    /// (Blocks of 16 as in `rowRuns` were measured dearer here, where each holds only two or four
-    /// sampled columns: callgrind on the Benchmarks' empty frame, 3.4 M instructions a frame for
-    /// the columns at `columnStep` 8, against 1.8 M one by one.)
+    /// (Blocks of 16 as in `rowRuns` were measured dearer here, where each holds only four
+    /// sampled columns or fewer: callgrind on the Benchmarks' empty frame, 3.4 M instructions a
+    /// frame with every eighth column sampled, against 1.8 M one by one.)
     private func columnRuns(_ view: ImageView, threshold: Int, budget: WorkBudget) throws(TransformError) -> [Run] {
         var runs: [Run] = []
         let p = view.pixels, s = view.rowStride, w = view.width
-        let step = columnStep, first = step / 2
+        let first = step / 2
         let count = first < w ? (w - 1 - first) / step + 1 : 0
         let down = columnSampleStep
         var trackers = [LineTracker](repeating: LineTracker(stride: down), count: count)

@@ -110,9 +110,9 @@ struct SceneSignature: Equatable {
 
     /// Whether nothing in view moved since `reference`: at most one cell's mean moved by more
     /// than 12 grey levels. Decision: a cell's mean of 16 samples has a sixteenth of the sensor
-    /// noise's variance (uniform noise of +-12 levels, far more than a lit camera's, moves it
-    /// by 1.7 levels, so two cells past 12 are beyond 4.9 sigma between two such frames), while anything that enters,
-    /// a hand, a box, a label, moves several cells by tens of levels.
+    /// noise's variance (uniform noise of +-12 levels, far more than a lit camera's, moves it by
+    /// 1.7 levels: 12 is 4.9 sigma of the difference of two such frames), while anything that
+    /// enters, a hand, a box, a label, moves several cells by tens of levels.
     func isStill(since reference: SceneSignature) -> Bool {
         width == reference.width && height == reference.height && cellsMoved(since: reference, by: 12) <= 1
     }
