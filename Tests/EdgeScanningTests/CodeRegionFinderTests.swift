@@ -166,17 +166,11 @@ final class CodeRegionFinderTests: XCTestCase {
             let arrival = t0 + .milliseconds(200 * index + jitter)
             XCTAssertEqual(try Self.withShade(close, index).withView { try fiveFPS.read($0, arrivedAt: arrival) }.map(\.text), ["PO-2026-00043"], "5 fps frame \(index)")
         }
-        func scanned(_ frames: Int, _ frame: (Int) -> GrayImage) throws -> [Int] {
-            let reader = try BarcodeReader(options: options)
-            return try (0..<frames).filter { index in
-                try !frame(index).withView { try reader.read($0, arrivedAt: t0 + .microseconds(33_333 * index + (index % 2 == 0 ? 900 : -900))) }.isEmpty
-            }
-        }
-        XCTAssertEqual(try scanned(24) { Self.withShade(close, $0) }, [0, 6, 12, 18])
+        XCTAssertEqual(try Self.framesRead(24, options: options) { Self.withShade(close, $0) }, [0, 6, 12, 18])
         // Issue #32: while nothing moves (the same frame, or the same view under fresh sensor
         // noise) the same pixels are not scanned whole again for nothing: five intervals apart.
-        XCTAssertEqual(try scanned(31) { _ in close }, [0, 30])
-        XCTAssertEqual(try scanned(31) { Self.withSensorNoise(close, seed: UInt64($0)) }, [0, 30])
+        XCTAssertEqual(try Self.framesRead(31, options: options) { _ in close }, [0, 30])
+        XCTAssertEqual(try Self.framesRead(31, options: options) { Self.withSensorNoise(close, seed: UInt64($0)) }, [0, 30])
 
         for interval in [nil, Duration.zero] {
             options.wholeFrameInterval = interval
@@ -197,16 +191,19 @@ final class CodeRegionFinderTests: XCTestCase {
         for y in 0..<code.height { for x in 0..<code.width { faint[500 + x, 300 + y] = code[x, y] < 128 ? 120 : 134 } }
         XCTAssertNil(try faint.withView { try CodeRegionFinder().regions(in: $0) }, "too faint for the finder")
         XCTAssertEqual(ReaderOptions.cameraFrame().fullFrameInterval, .seconds(1))
-        let t0 = ContinuousClock.now
-        func read(_ frames: Int, _ frame: (Int) -> GrayImage) throws -> [Int] {
-            let reader = try BarcodeReader(options: .cameraFrame())
-            return try (0..<frames).filter { index in
-                try !frame(index).withView { try reader.read($0, arrivedAt: t0 + .microseconds(33_333 * index + (index % 2 == 0 ? 900 : -900))) }.isEmpty
-            }
-        }
-        XCTAssertEqual(try read(75) { Self.withShade(faint, $0) }, [0, 30, 60], "at 30 fps, one frame in thirty")
+        XCTAssertEqual(try Self.framesRead(75, options: .cameraFrame()) { Self.withShade(faint, $0) }, [0, 30, 60], "at 30 fps, one frame in thirty")
         XCTAssertEqual(WholeFrameSchedule.stillFactor, 5)
-        XCTAssertEqual(try read(151) { _ in faint }, [0, 150], "still: one frame in 150")
+        XCTAssertEqual(try Self.framesRead(151, options: .cameraFrame()) { _ in faint }, [0, 150], "still: one frame in 150")
+    }
+
+    /// Which of `count` frames at 30 fps (each 0.9 ms early or late, in turn) a new reader with
+    /// `options` reads a code from.
+    private static func framesRead(_ count: Int, options: ReaderOptions, _ frame: (Int) -> GrayImage) throws -> [Int] {
+        let reader = try BarcodeReader(options: options)
+        let t0 = ContinuousClock.now
+        return try (0..<count).filter { index in
+            try !frame(index).withView { try reader.read($0, arrivedAt: t0 + .microseconds(33_333 * index + (index % 2 == 0 ? 900 : -900))) }.isEmpty
+        }
     }
 
     /// `image` with a 100 px square in its bottom right corner shaded by `index` (nine shades 20
