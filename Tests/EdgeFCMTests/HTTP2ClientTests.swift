@@ -164,7 +164,9 @@ final class HTTP2ClientTests: XCTestCase {
         server.standardError = FileHandle.nullDevice
         try server.run()
         // Foundation reaps it; waitUntilExit would spin a run loop this async test does not run.
-        addTeardownBlock { server.terminate() }
+        // SIGKILL, not terminate(): spawned from a thread that blocks signals, the child inherits
+        // a blocked SIGTERM, and SIGTERM left it running after every run of this test.
+        addTeardownBlock { kill(server.processIdentifier, SIGKILL) }
         var banner = ""
         while !banner.contains("\n") {
             let chunk = output.fileHandleForReading.availableData
