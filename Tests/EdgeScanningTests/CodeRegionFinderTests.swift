@@ -90,11 +90,12 @@ final class CodeRegionFinderTests: XCTestCase {
         for (seed, x) in [0, 5, 10, 15].map({ (UInt64(10 + $0), 400 + $0) }) {
             for pasted in [code, qr] {
                 let (frame, _) = Frame.cluttered(seed: seed, pasting: pasted, at: (x, 200 + Int(seed)))
+                // The general finder marks both codes; the QR-only one may mark none (the Code 128).
+                XCTAssertNotNil(try frame.withView { try CodeRegionFinder().regions(in: $0) }, "seed \(seed)")
                 for linear in [true, false] {
                     sampled.linear = linear
                     let fast = try frame.withView { try CodeRegionFinder(linear: linear).regions(in: $0) }
                     let slow = try frame.withView { try sampled.regions(in: $0) }
-                    if linear { XCTAssertNotNil(slow, "seed \(seed)") }
                     XCTAssertEqual(fast, slow, "seed \(seed), code at x \(x), linear \(linear)")
                 }
             }
