@@ -54,7 +54,7 @@ It builds the release binaries `edge-bench` and `edge` (scratch path: env EDGE_S
 This is a benchmark, not a test: nothing here asserts a timing. Numbers depend on the machine
 and its load; compare ratios from the same run, not absolute times across runs.
 """
-import argparse, json, os, platform, random, re, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, itertools, json, os, platform, random, re, shutil, statistics, subprocess, sys, tempfile, time
 from io import BytesIO
 from pathlib import Path
 
@@ -349,7 +349,7 @@ def edge_frame(bench, path, formats, reps, one_core, env=None):
 def zxing_frame(grays, formats, reps):
     """zxing-cpp on `grays` in turn (one frame, or noisy copies of it: --frame-noise)."""
     fmts = tuple(ZX[EDGE_TO_SYM[f]] for f in formats.split(","))
-    turn = iter(range(1 << 62))
+    turn = itertools.count()
     fn = lambda: zxingcpp.read_barcodes(grays[next(turn) % len(grays)], formats=fmts, text_mode=zxingcpp.TextMode.Plain)
     fn()                                                                 # warm-up, like edge-bench
     ms, res, samples = median_ms(fn, reps, reps, 0)
@@ -458,30 +458,31 @@ def sequence_section(bench, tmp, pinned):
              ("close to the lens", big, [((w - big.width) // 2, (h - big.height) // 2)], f"{big.width} px wide, all of it at frame 10"))
     say(f"{'code':<20}{'formats':<26}{'edge':>14}{'edge, whole frame every frame':>31}{'zxing-cpp':>11}   (first frame with a read; mean ms per frame)")
     out = []
-    for (label, code, positions, note), formats in ((case, formats) for case in cases for formats in ("qr", FRAME_SETS[-1])):
+    for label, code, positions, note in cases:
         paths = sequence_frames(background, code, tmp, label.replace(" ", "-"), 40, 10, positions)
-        cmd = (["taskset", "-c", "0"] if pinned else []) + [str(bench), "sequence", formats] + [str(p) for p in paths]
-        runs = {}
-        for key, env in (("edge", None), ("every", dict(os.environ, EDGE_FRAME_WHOLE="every"))):
-            p = run(cmd, env=env)
-            line = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
-            runs[key] = json.loads(line) if p.returncode == 0 and line else {"error": p.stderr.decode(errors="replace")[-300:]}
-        fmts = tuple(ZX[EDGE_TO_SYM[f]] for f in formats.split(","))
         grays = [to_gray(Image.open(p)) for p in paths]
-        def zxing_sequence():
-            first, total = None, 0.0
-            for i, g in enumerate(grays):
-                t0 = time.perf_counter()
-                found = zxingcpp.read_barcodes(g, formats=fmts, text_mode=zxingcpp.TextMode.Plain)
-                total += time.perf_counter() - t0
-                if first is None and found:
-                    first = i
-            return dict(first_read=first, mean_ms=total * 1000 / len(grays))
-        runs["zxing"] = one_core(zxing_sequence)
-        def cell(r):
-            return "error" if "error" in r else f"{r['first_read'] if r['first_read'] is not None else 'none'}; {fmt(r['mean_ms'])}"
-        say(f"{label:<20}{formats:<26}{cell(runs['edge']):>14}{cell(runs['every']):>31}{cell(runs['zxing']):>11}   ({note})")
-        out.append(dict(case=label, formats=formats, **runs))
+        for formats in ("qr", FRAME_SETS[-1]):
+            cmd = (["taskset", "-c", "0"] if pinned else []) + [str(bench), "sequence", formats] + [str(p) for p in paths]
+            runs = {}
+            for key, env in (("edge", None), ("every", dict(os.environ, EDGE_FRAME_WHOLE="every"))):
+                p = run(cmd, env=env)
+                line = next((l for l in p.stdout.decode().splitlines() if l.startswith("{")), None)
+                runs[key] = json.loads(line) if p.returncode == 0 and line else {"error": p.stderr.decode(errors="replace")[-300:]}
+            fmts = tuple(ZX[EDGE_TO_SYM[f]] for f in formats.split(","))
+            def zxing_sequence():
+                first, total = None, 0.0
+                for i, g in enumerate(grays):
+                    t0 = time.perf_counter()
+                    found = zxingcpp.read_barcodes(g, formats=fmts, text_mode=zxingcpp.TextMode.Plain)
+                    total += time.perf_counter() - t0
+                    if first is None and found:
+                        first = i
+                return dict(first_read=first, mean_ms=total * 1000 / len(grays))
+            runs["zxing"] = one_core(zxing_sequence)
+            def cell(r):
+                return "error" if "error" in r else f"{r['first_read'] if r['first_read'] is not None else 'none'}; {fmt(r['mean_ms'])}"
+            say(f"{label:<20}{formats:<26}{cell(runs['edge']):>14}{cell(runs['every']):>31}{cell(runs['zxing']):>11}   ({note})")
+            out.append(dict(case=label, formats=formats, **runs))
     say("a frame is 33 ms: each frame between the code being wholly in view and the first read adds 33 ms to the time to first read.")
     return out
 
