@@ -40,12 +40,20 @@ public final class BarcodeReader {
     func read(_ view: ImageView, arrivedAt arrival: ContinuousClock.Instant) throws(ScanError) -> [ScanResult] {
         let clock = ContinuousClock()
         let start = clock.now
-        var state = try ReadState(view, options: options, deadline: start + options.effectiveTimeLimit)
-        let passes = options.passes ?? Self.plan(for: view, formats: options.formats)
+        var state = ReadState(view, options: options, deadline: start + options.effectiveTimeLimit)
+        // When the plan starts with edge's QR reader, which needs no module estimate, the estimate
+        // (a twentieth of a clean QR photo's read) is made only once that pass read nothing.
+        let qrFirst = options.passes == nil && options.formats.contains(.qr)
+        var passes = options.passes ?? (qrFirst ? [ScanPass(decoder: .qrDirect)] : Self.plan(for: view, formats: options.formats))
         let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
         var refused: [(pass: ScanPass, error: TransformError)] = []
         var regionsReadNothing = false
-        passLoop: for (index, pass) in passes.enumerated() {
+        var index = -1
+        passLoop: while true {
+            index += 1
+            if qrFirst && index == 1 { passes = Self.plan(for: view, formats: options.formats) }
+            guard index < passes.count else { break }
+            let pass = passes[index]
             if index >= options.maxPasses || (index > 0 && clock.now - start > options.timeBudget) { break }
             // The camera preset's whole-frame passes after an empty regions pass run only when due
             // (the shrunk one every `wholeFrameInterval`, the full-resolution one every
@@ -72,7 +80,7 @@ public final class BarcodeReader {
     /// One pass: its images scanned by its decoder, the reads validated; for a rectify pass whose
     /// warps zbar read nothing from, edge's own reading of their modules.
     private func run(_ pass: ScanPass, _ state: inout ReadState) throws(ScanError) -> PassOutcome {
-        if pass.decoder != .zbar && !options.formats.contains(.ean13) { return .skipped }
+        guard pass.decoder.reads(any: options.formats) else { return .skipped }
         var images: [PassImage] = []
         let scans: [Scan]?
         if pass.transformsImage {
@@ -89,7 +97,7 @@ public final class BarcodeReader {
             let lines = pass.lines.scanLines(in: state.view)
             // An across-bars pass that cannot narrow the lines would repeat the plain pass.
             if lines == .both && pass == ScanPass(lines: .acrossBars) { return .skipped }
-            scans = try decode(state.view, lines: lines, pass: pass, state).map { [Scan(symbols: $0, map: .identity)] }
+            scans = try decode(state.view, lines: lines, pass: pass, state, map: .identity).map { [$0] }
         }
         guard let scans else { return .outOfTime }
         let results = self.results(of: scans, pass: pass)
@@ -113,10 +121,10 @@ public final class BarcodeReader {
         var readTriples = Set<Int>()
         for made in images {
             if let triple = made.triple, readTriples.contains(triple) { continue }
-            guard let symbols = try made.image.withView({ (v) throws(ScanError) in try decode(v, lines: made.lines, pass: pass, state) })
+            guard let scan = try made.image.withView({ (v) throws(ScanError) in try decode(v, lines: made.lines, pass: pass, state, map: made.map) })
             else { return nil }
-            scans.append(Scan(symbols: symbols, map: made.map))
-            if let triple = made.triple, symbols.contains(where: { result(from: $0, pass: pass, map: made.map)?.format == .qr }) {
+            scans.append(scan)
+            if let triple = made.triple, !scan.direct.isEmpty || scan.symbols.contains(where: { result(from: $0, pass: pass, map: made.map)?.format == .qr }) {
                 readTriples.insert(triple)
             }
         }
@@ -124,15 +132,22 @@ public final class BarcodeReader {
     }
 
     /// One image through the pass's decoder: zbar at the pass's density on `lines`, or edge's own
-    /// EAN-13 readers (nil once the hard time limit has passed).
-    private func decode(_ image: ImageView, lines: ScanLines, pass: ScanPass, _ state: ReadState) throws(ScanError) -> [ZbarSymbol]? {
+    /// EAN-13 or QR readers (nil once the hard time limit has passed). `map` takes the image's
+    /// points back to the caller's.
+    private func decode(_ image: ImageView, lines: ScanLines, pass: ScanPass, _ state: ReadState, map: PointMap) throws(ScanError) -> Scan? {
+        let symbols: [ZbarSymbol]?
         switch pass.decoder {
         case .zbar:
-            state.zbar.setDensity(Int32(pass.lines.zbarDensity(options.scanDensity)), lines: lines)
-            return restoringFNC4(try state.zbar.scan(image), in: image)
-        case .eanLines: return try? EAN13LineReader.read(image, budget: state.budget, method: .edges)
-        case .eanModel: return try? EAN13LineReader.read(image, budget: state.budget, method: .model)
+            let zbar = try state.zbar.scanner()
+            zbar.setDensity(Int32(pass.lines.zbarDensity(options.scanDensity)), lines: lines)
+            symbols = restoringFNC4(try zbar.scan(image), in: image)
+        case .eanLines: symbols = try? EAN13LineReader.read(image, budget: state.budget, method: .edges)
+        case .eanModel: symbols = try? EAN13LineReader.read(image, budget: state.budget, method: .model)
+        case .qrDirect:
+            guard let codes = try? QRDirectReader.read(image, budget: state.budget) else { return nil }
+            return Scan(direct: codes, map: map)
         }
+        return symbols.map { Scan(symbols: $0, map: map) }
     }
 
     /// The valid reads of a pass's scans in the caller's coordinates, one per physical code; 1D
@@ -141,6 +156,7 @@ public final class BarcodeReader {
         let trustLinear = pass.trustsLinearReads
         return Self.resolveConflicts(scans.flatMap { scan in
             scan.symbols.compactMap { result(from: $0, pass: pass, map: scan.map) }
+                + scan.direct.map { qrResult($0.content, corners: $0.corners.map { scan.map.point($0.x, $0.y) }, orientation: $0.orientation, pass: pass) }
         }.filter { trustLinear || !$0.format.isLinear })
     }
 
@@ -233,6 +249,8 @@ public final class BarcodeReader {
         let module = narrowRun ?? 0
         var plan: [ScanPass] = []
         func add(_ pass: ScanPass, if condition: Bool = true) { if condition { plan.append(pass) } }
+        // edge's own QR reader first: on a clean QR photo it costs a fraction of any zbar scan.
+        add(ScanPass(decoder: .qrDirect), if: qr)
         // The cheap first scans: shrunk, sparse, across the bars.
         add(ScanPass([.downscale(shrink)]), if: shrink > 1)
         add(ScanPass([.downscale(2)], lines: qr ? .sparse : .sparseAcrossBars), if: shrink == 1 && module >= 6)
@@ -275,10 +293,9 @@ public final class BarcodeReader {
         let estimated = QRRectifier.estimatedDimension(of: image)
         for dimension in estimated >= 45 ? [estimated, estimated - 4, estimated + 4] : [estimated] {
             guard let content = QRRectifier.modules(of: image, dimension: dimension)?.decode() else { continue }
-            let near = Int(QRRectifier.quiet * QRRectifier.scale), far = image.width - near
-            let points = [(near, near), (near, far), (far, far), (far, near)].map { map($0.0, $0.1) }
-            return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
-                              orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend, gs1: content.gs1)
+            let near = QRRectifier.quiet * QRRectifier.scale, far = Double(image.width) - near
+            let corners = [(near, near), (near, far), (far, far), (far, near)].map { map.point($0.0, $0.1) }
+            return qrResult(content, corners: corners, orientation: .unknown, pass: pass)
         }
         return nil
     }
@@ -298,7 +315,7 @@ public final class BarcodeReader {
     /// only an open gate pays for the enlarged read, which the reader's pixel and time limits
     /// bound like any pass. Inner codes are reported with the pass that read the outer one.
     private func nestedQR(around outer: [ScanResult], pass: ScanPass, _ state: ReadState) throws(ScanError) -> [ScanResult] {
-        let view = state.view, zbar = state.zbar, budget = state.budget
+        let view = state.view, budget = state.budget
         var found: [ScanResult] = []
         for code in outer where code.format == .qr {
             guard let minX = code.points.map(\.x).min(), let maxX = code.points.map(\.x).max(),
@@ -312,6 +329,7 @@ public final class BarcodeReader {
             guard let factor = Self.innerCodeEnlargement(of: box),
                   (try? budget.checkTime(for: "reading inside a QR code")) != nil,
                   let enlarged = try? box.upscaled(by: factor, budget: budget) else { continue }
+            let zbar = try state.zbar.scanner()
             zbar.setDensity(Int32(options.scanDensity), lines: .both)
             let map = PointMap.identity.after(.translate(left, top)).after(.scale(1 / Double(factor)))
             found += try zbar.scan(enlarged).compactMap { result(from: $0, pass: pass, map: map) }.filter { $0.format == .qr }
@@ -358,12 +376,20 @@ public final class BarcodeReader {
                 let d = Double(dimension)
                 let corners = [(0.0, 0.0), (0, d), (d, d), (d, 0)].map { nodes.position($0.0, $0.1) }
                 guard corners.allSatisfy({ abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
-                let points = corners.map { ScanPoint(x: Int($0.x.rounded()), y: Int($0.y.rounded())) }
-                return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
-                                  orientation: .unknown, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend, gs1: content.gs1)
+                return qrResult(content, corners: corners, orientation: .unknown, pass: pass)
             }
         }
         return nil
+    }
+
+    /// A QR code edge read from its modules (not zbar), with its text as `QRSegments` decoded it
+    /// (the character sets its ECI designators name, which zbar drops), at the quality zbar gives
+    /// every QR code.
+    private func qrResult(_ content: QRModuleDecoder.Content, corners: [(x: Double, y: Double)], orientation: SymbolOrientation,
+                          pass: ScanPass) -> ScanResult {
+        let points = corners.map { ScanPoint(x: Int($0.x.rounded()), y: Int($0.y.rounded())) }
+        return ScanResult(format: .qr, text: content.text, bytes: content.bytes, encoding: content.encoding, points: points,
+                          orientation: orientation, quality: 1, pass: pass, addOn: nil, partialSequence: content.structuredAppend, gs1: content.gs1)
     }
 
     /// zbar drops Code 128's FNC4, so characters above 0x7F lose their high bit; each Code 128
@@ -501,31 +527,50 @@ private enum PassOutcome {
     case outOfTime
 }
 
-/// What zbar (or an EAN-13 reader) found on one of a pass's images, and the map back from it.
+/// What zbar (or an EAN-13 reader), or edge's QR reader, found on one of a pass's images, and
+/// the map back from it.
 private struct Scan {
-    let symbols: [ZbarSymbol]
+    var symbols: [ZbarSymbol] = []
+    var direct: [QRDirectReader.Read] = []
     let map: PointMap
+}
+
+/// A fresh zbar scanner for every read, made when a pass of that read first needs it.
+///
+/// Fresh: zbar's QR decoder fits lines to finder edges by random sampling from a generator
+/// seeded once per scanner, so a scanner kept across reads read the same image differently
+/// depending on what it had read before (found on the development photos: qrcode-1/20.png was
+/// read by the sparse pass or only by the full one, depending on the reads before it); the same
+/// image now gets the same answer.
+/// When needed: creating one costs about 250,000 instructions (callgrind), a seventh of a clean
+/// QR photo's read by the `qr-direct` pass, which needs none.
+private final class ZbarOnDemand {
+    private let options: ReaderOptions
+    private var made: ZbarScanner?
+
+    init(options: ReaderOptions) { self.options = options }
+
+    func scanner() throws(ScanError) -> ZbarScanner {
+        if let made { return made }
+        let scanner = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
+        made = scanner
+        return scanner
+    }
 }
 
 /// What one read's passes share.
 private struct ReadState {
     let view: ImageView
-    let zbar: ZbarScanner
+    let zbar: ZbarOnDemand
     let budget: WorkBudget
     /// Whether a 1D symbology is read (`PassImage.inRegions`).
     let linear: Bool
     /// The caller's view, copied once for all passes that transform it (`images(for:)`).
     private var owned: GrayImage?
 
-    init(_ view: ImageView, options: ReaderOptions, deadline: ContinuousClock.Instant) throws(ScanError) {
+    init(_ view: ImageView, options: ReaderOptions, deadline: ContinuousClock.Instant) {
         self.view = view
-        // A fresh zbar scanner for every read: zbar's QR decoder fits lines to finder edges by
-        // random sampling from a generator seeded once per scanner, so a scanner kept across reads
-        // read the same image differently depending on what it had read before (found on the
-        // development photos: qrcode-1/20.png was read by the sparse pass or only by the full one,
-        // depending on the reads before it). Creating one costs about 5 us; the same image now
-        // gets the same answer.
-        zbar = try ZbarScanner(formats: options.formats, addOns: options.eanAddOns, density: Int32(options.scanDensity))
+        zbar = ZbarOnDemand(options: options)
         budget = WorkBudget(maxPixels: options.maxPixels, deadline: deadline)
         linear = options.formats.contains(where: \.isLinear)
     }

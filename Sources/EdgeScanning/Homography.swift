@@ -1,6 +1,8 @@
 /// A plane-to-plane projective map (3x3, h33 = 1), fitted to four point pairs.
 struct Homography: Sendable {
-    private let h: [Double]  // row-major h11..h32
+    /// Row-major h11..h32, in a vector: `apply` runs per module of a grid, where an array's
+    /// bounds checks showed.
+    private let h: SIMD8<Double>
 
     /// The map taking each `from[i]` to `to[i]`; nil when the points are degenerate (collinear).
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
@@ -22,7 +24,25 @@ struct Homography: Sendable {
                 for k in col..<9 { a[row][k] -= f * a[col][k] }
             }
         }
-        h = (0..<8).map { a[$0][8] / a[$0][$0] }
+        h = SIMD8((0..<8).map { a[$0][8] / a[$0][$0] })
+    }
+
+    /// The images of `start`, `start + (step, 0)`, `start + (2 step, 0)`, ... in turn: the
+    /// numerators and denominator advance by one addition each, one division per point.
+    func line(from start: (x: Double, y: Double), step: Double) -> Line {
+        Line(x: h[0] * start.x + h[1] * start.y + h[2], y: h[3] * start.x + h[4] * start.y + h[5],
+             w: h[6] * start.x + h[7] * start.y + 1, dx: h[0] * step, dy: h[3] * step, dw: h[6] * step)
+    }
+
+    struct Line {
+        var x, y, w: Double
+        let dx, dy, dw: Double
+
+        mutating func next() -> (x: Double, y: Double) {
+            let scale = 1 / w
+            defer { x += dx; y += dy; w += dw }
+            return (x * scale, y * scale)
+        }
     }
 
     func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {

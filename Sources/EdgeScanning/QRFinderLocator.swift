@@ -38,8 +38,8 @@ struct QRFinderLocator {
                 guard lengths.count >= 5 else { continue }
                 var i = firstDark ? 0 : 1  // index of a dark run
                 while i + 4 < lengths.count {
-                    let window = Array(lengths[i..<(i + 5)])
-                    if matches(window), let f = confirm(px, w: w, h: h, runs: window, endX: starts[i + 4] + lengths[i + 4], y: y) {
+                    let r = (lengths[i], lengths[i + 1], lengths[i + 2], lengths[i + 3], lengths[i + 4])
+                    if matches(r, tolerance: (3, 5)), let f = confirm(px, w: w, h: h, runs: r, endX: starts[i + 4] + lengths[i + 4], y: y) {
                         merge(f, into: &found)
                     }
                     i += 2
@@ -49,42 +49,55 @@ struct QRFinderLocator {
         return Array(found.filter { $0.hits >= 2 }.sorted { $0.hits > $1.hits }.prefix(limit))
     }
 
-    private static func matches(_ r: [Int]) -> Bool {
-        let total = r.reduce(0, +)
+    /// Five runs, dark first, in the proportions 1:1:3:1:1, each within `tolerance` of a module
+    /// (three for the middle run), tolerance being `tolerance.0 / tolerance.1`. In integers and
+    /// runs as a tuple: this is asked at every dark run's end of every scanned row.
+    static func matches(_ r: (Int, Int, Int, Int, Int), tolerance: (Int, Int)) -> Bool {
+        let total = r.0 + r.1 + r.2 + r.3 + r.4
         guard total >= 7 else { return false }
-        let m = Double(total) / 7
-        let tol = m * 0.6
-        return abs(Double(r[0]) - m) < tol && abs(Double(r[1]) - m) < tol && abs(Double(r[3]) - m) < tol
-            && abs(Double(r[4]) - m) < tol && abs(Double(r[2]) - 3 * m) < 3 * tol
+        // |r - total/7| < total/7 * tolerance, times 7 and the tolerance's denominator.
+        let limit = tolerance.0 * total, scale = tolerance.1
+        return abs(7 * r.0 - total) * scale < limit && abs(7 * r.1 - total) * scale < limit && abs(7 * r.3 - total) * scale < limit
+            && abs(7 * r.4 - total) * scale < limit && abs(7 * r.2 - 3 * total) * scale < 3 * limit
     }
 
     /// Checks the vertical runs through the horizontal centre; returns the refined centre.
-    private static func confirm(_ px: UnsafeBufferPointer<UInt8>, w: Int, h: Int, runs: [Int], endX: Int, y: Int) -> Finder? {
-        let total = runs.reduce(0, +)
-        let cx = endX - runs[4] - runs[3] - runs[2] / 2 - 1
+    private static func confirm(_ px: UnsafeBufferPointer<UInt8>, w: Int, h: Int, runs: (Int, Int, Int, Int, Int), endX: Int, y: Int) -> Finder? {
+        let total = runs.0 + runs.1 + runs.2 + runs.3 + runs.4
+        let cx = endX - runs.4 - runs.3 - runs.2 / 2 - 1
         guard cx >= 0, cx < w else { return nil }
-        func dark(_ yy: Int) -> Bool { px[yy * w + cx] < 128 }
-        guard dark(y) else { return nil }
-        // Walk up and down through: centre dark, light, dark, (light beyond).
-        var up = [0, 0, 0], down = [0, 0, 0]
-        var yy = y
-        for (i, wantDark) in [true, false, true].enumerated() {
-            while yy >= 0 && dark(yy) == wantDark && up[i] <= total { up[i] += 1; yy -= 1 }
-        }
-        yy = y + 1
-        for (i, wantDark) in [true, false, true].enumerated() {
-            while yy < h && dark(yy) == wantDark && down[i] <= total { down[i] += 1; yy += 1 }
-        }
-        let vr = [up[2], up[1], up[0] + down[0], down[1], down[2]]
-        guard vr.allSatisfy({ $0 > 0 }), matches(vr) else { return nil }
-        let vTotal = vr.reduce(0, +)
-        // Perspective may squash one direction, but not beyond a factor of three.
-        guard vTotal * 3 > total, total * 3 > vTotal else { return nil }
-        let cy = Double(y - up[0]) + Double(up[0] + down[0]) / 2 + 0.5
-        return Finder(x: Double(cx) + 0.5, y: cy, module: Double(total + vTotal) / 14, hits: 1)
+        guard let down = crossCheck(from: y, count: h, total: total, tolerance: (3, 5), dark: { px[$0 * w + cx] < 128 }) else { return nil }
+        // Half a pixel above and left of the runs' middle, both ways: the positions the rectifier's
+        // warps were measured with.
+        return Finder(x: Double(cx) + 0.5, y: down.centre - 0.5, module: Double(total + down.total) / 14, hits: 1)
     }
 
-    private static func merge(_ f: Finder, into found: inout [Finder]) {
+    /// The finder's runs through `start` along a line of `count` pixels (`dark(i)` for pixel i),
+    /// out from the dark centre: the centre of the pattern (in pixel coordinates, the middle of its
+    /// middle run) and its length, when the runs are in a finder's proportions and its length is
+    /// within a factor of three of `total`, the length across (perspective may squash one
+    /// direction, but not beyond that). Each run is followed at most `total` pixels.
+    static func crossCheck(from start: Int, count: Int, total: Int, tolerance: (Int, Int), dark: (Int) -> Bool) -> (centre: Double, total: Int)? {
+        guard start >= 0, start < count, dark(start) else { return nil }
+        var back = (0, 0, 0), ahead = (0, 0, 0)
+        var i = start
+        while i >= 0 && dark(i) && back.0 <= total { back.0 += 1; i -= 1 }
+        while i >= 0 && !dark(i) && back.1 <= total { back.1 += 1; i -= 1 }
+        while i >= 0 && dark(i) && back.2 <= total { back.2 += 1; i -= 1 }
+        i = start + 1
+        while i < count && dark(i) && ahead.0 <= total { ahead.0 += 1; i += 1 }
+        while i < count && !dark(i) && ahead.1 <= total { ahead.1 += 1; i += 1 }
+        while i < count && dark(i) && ahead.2 <= total { ahead.2 += 1; i += 1 }
+        let runs = (back.2, back.1, back.0 + ahead.0, ahead.1, ahead.2)
+        guard runs.0 > 0, runs.1 > 0, runs.3 > 0, runs.4 > 0, matches(runs, tolerance: tolerance) else { return nil }
+        let across = runs.0 + runs.1 + runs.2 + runs.3 + runs.4
+        guard across * 3 > total, total * 3 > across else { return nil }
+        return (Double(start - back.0 + 1) + Double(runs.2) / 2, across)
+    }
+
+    /// Counts `f` as another hit of a finder found within two modules of it, else adds it (while
+    /// fewer than `capacity` are found: a noisy image must not grow the list without bound).
+    static func merge(_ f: Finder, into found: inout [Finder], capacity: Int = .max) {
         for i in found.indices {
             let g = found[i]
             if abs(g.x - f.x) <= g.module * 2 && abs(g.y - f.y) <= g.module * 2 {
@@ -94,6 +107,6 @@ struct QRFinderLocator {
                 return
             }
         }
-        found.append(f)
+        if found.count < capacity { found.append(f) }
     }
 }

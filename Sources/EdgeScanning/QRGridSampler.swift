@@ -199,14 +199,15 @@ struct QRGridSampler {
         return (points.map(\.x).reduce(0, +) / n, points.map(\.y).reduce(0, +) / n)
     }
 
-    /// The best match of the alignment pattern within `radius` modules of `guess`, in quarter
-    /// modules, when its correlation reaches `found`.
-    private func search(around guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double), radius: Double) -> (x: Double, y: Double)? {
+    /// The best match of the alignment pattern within `radius` modules of `guess`, in steps of
+    /// 1/`perModule` module, when its correlation reaches `found`.
+    func search(around guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double), radius: Double,
+                perModule: Int = 4) -> (x: Double, y: Double)? {
         var best = (score: -2.0, point: guess)
-        let steps = Int(radius * 4)
+        let steps = Int(radius * Double(perModule))
         for sy in -steps...steps {
             for sx in -steps...steps {
-                let dx = Double(sx) / 4, dy = Double(sy) / 4
+                let dx = Double(sx) / Double(perModule), dy = Double(sy) / Double(perModule)
                 let p = (x: guess.x + dx * u.0 + dy * v.0, y: guess.y + dx * u.1 + dy * v.1)
                 let score = correlation(at: p, u: u, v: v)
                 if score > best.score { best = (score, p) }
@@ -216,26 +217,26 @@ struct QRGridSampler {
     }
 
     /// Normalised correlation of the 5 x 5 modules around `p` with the alignment pattern (dark
-    /// ring, light ring, dark centre).
+    /// ring, light ring, dark centre), from running sums (no arrays: the direct reader's search
+    /// asks this a few hundred times a code).
     private func correlation(at p: (x: Double, y: Double), u: (Double, Double), v: (Double, Double)) -> Double {
-        var values = [Double](repeating: 0, count: 25), weights = [Double](repeating: 0, count: 25)
-        var index = 0
+        // Weights: +1 on the light ring (8 modules), -1 on the rest (17).
+        var sum = 0.0, squares = 0.0, weighted = 0.0
         for b in -2...2 {
             for a in -2...2 {
-                values[index] = sample(p.x + Double(a) * u.0 + Double(b) * v.0, p.y + Double(a) * u.1 + Double(b) * v.1)
-                weights[index] = max(abs(a), abs(b)) == 1 ? 1 : -1
-                index += 1
+                let value = sample(p.x + Double(a) * u.0 + Double(b) * v.0, p.y + Double(a) * u.1 + Double(b) * v.1)
+                sum += value
+                squares += value * value
+                weighted += max(abs(a), abs(b)) == 1 ? value : -value
             }
         }
-        let vm = values.reduce(0, +) / 25, wm = weights.reduce(0, +) / 25
-        var cross = 0.0, vv = 0.0, ww = 0.0
-        for i in 0..<25 {
-            cross += (values[i] - vm) * (weights[i] - wm)
-            vv += (values[i] - vm) * (values[i] - vm)
-            ww += (weights[i] - wm) * (weights[i] - wm)
-        }
-        let denominator = (vv * ww).squareRoot()
-        return denominator > 0 ? cross / denominator : 0
+        // With m the weights' mean (-9/25): cross = sum(v w) - m sum(v); the weights' spread is
+        // 25 - 25 m^2; the values' is sum(v^2) - sum(v)^2 / 25.
+        // A flat patch (spread 0, give or take rounding) correlates with nothing.
+        let m = -9.0 / 25
+        let spread = squares - sum * sum / 25
+        guard spread > 1e-6 else { return 0 }
+        return (weighted - m * sum) / (spread * (25 - 25 * m * m)).squareRoot()
     }
 
     /// Bilinear sample at a pixel-centre coordinate; white outside the image.

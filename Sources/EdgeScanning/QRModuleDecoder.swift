@@ -167,25 +167,35 @@ struct QRModuleDecoder {
         var codewords: [UInt8] = []
         codewords.reserveCapacity(n * n / 8)
         var current = 0, bits = 0
-        var upward = true
-        var right = n - 1
-        while right > 0 {
-            if right == 6 { right -= 1 }
-            for step in 0..<n {
-                let row = upward ? n - 1 - step : step
-                for column in [right, right - 1] where !function[row * n + column] {
-                    let bit = dark(column, row) != Self.masked(mask, row, column)
-                    current = current << 1 | (bit ? 1 : 0)
-                    bits += 1
-                    if bits == 8 {
-                        codewords.append(UInt8(current))
-                        current = 0
-                        bits = 0
+        // Over unchecked buffers: this visits every module of the grid, and with checked arrays
+        // was as dear as sampling the grid.
+        modules.withUnsafeBufferPointer { modules in
+            function.withUnsafeBufferPointer { function in
+                var upward = true
+                var right = n - 1
+                while right > 0 {
+                    if right == 6 { right -= 1 }
+                    for step in 0..<n {
+                        let row = upward ? n - 1 - step : step
+                        // The right column of the pair, then the left (counted, not an array
+                        // literal, which was allocated at every step).
+                        for left in 0..<2 {
+                            let column = right - left
+                            if function[row * n + column] { continue }
+                            let bit = modules[row * n + column] != Self.masked(mask, row, column)
+                            current = current << 1 | (bit ? 1 : 0)
+                            bits += 1
+                            if bits == 8 {
+                                codewords.append(UInt8(current))
+                                current = 0
+                                bits = 0
+                            }
+                        }
                     }
+                    upward.toggle()
+                    right -= 2
                 }
             }
-            upward.toggle()
-            right -= 2
         }
         return codewords
     }

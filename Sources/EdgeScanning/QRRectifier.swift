@@ -64,7 +64,7 @@ enum QRRectifier {
     /// can come out as long as the diagonal (qrcode-2/fix-finderpattern-order.png: 153 px
     /// against 152), so every corner whose opposite side is within 15% of the longest is
     /// offered, each with its own score.
-    private static func orient(_ a: QRFinderLocator.Finder, _ b: QRFinderLocator.Finder, _ c: QRFinderLocator.Finder)
+    static func orient(_ a: QRFinderLocator.Finder, _ b: QRFinderLocator.Finder, _ c: QRFinderLocator.Finder)
         -> [(score: Double, corner: QRFinderLocator.Finder, right: QRFinderLocator.Finder, down: QRFinderLocator.Finder)] {
         let modules = [a.module, b.module, c.module]
         guard let mMin = modules.min(), let mMax = modules.max(), mMax < mMin * 2 else { return [] }

@@ -107,13 +107,27 @@ enum QRReedSolomon {
     }
 
     /// S_i = r(α^i) for i in 0..<count, r's first element the highest-degree coefficient.
+    /// Multiplying by α^i is adding i to the logarithm; the tables are held once for the loop
+    /// (through `mul` every product read the lazily made tables again), and all syndromes advance
+    /// together, codeword by codeword, so their table lookups overlap instead of waiting on each
+    /// other: this was the largest part of decoding a clean grid.
     static func syndromes(of block: [UInt8], count: Int) -> [UInt8] {
-        (0..<count).map { i in
-            let a = pow(i)
-            var value: UInt8 = 0
-            for c in block { value = mul(value, a) ^ c }
-            return value
+        let (exp, log) = tables
+        var values = [UInt8](repeating: 0, count: min(count, 255))
+        exp.withUnsafeBufferPointer { exp in
+            log.withUnsafeBufferPointer { log in
+                values.withUnsafeMutableBufferPointer { values in
+                    // i < 255 and log < 255: every index is within the doubled table.
+                    for c in block {
+                        for i in values.indices {
+                            let v = values[i]
+                            values[i] = (v == 0 ? 0 : exp[log[Int(v)] + i]) ^ c
+                        }
+                    }
+                }
+            }
         }
+        return values
     }
 
     private static func powOf(_ x: UInt8, _ e: Int) -> UInt8 {

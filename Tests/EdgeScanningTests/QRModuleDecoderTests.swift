@@ -154,8 +154,9 @@ final class QRModuleDecoderTests: XCTestCase {
         return image
     }
 
-    /// zbar has no Hanzi mode: it locates such a code and gives up; the rectify pass then reads
-    /// the modules with edge's decoder (the development photo qrcode-2/33.png is one).
+    /// zbar has no Hanzi mode: it locates such a code and gives up. edge's decoder reads the
+    /// modules, from the photo plan's first pass (`qr-direct`) and, for a code that pass cannot
+    /// sample, from the rectify pass (the development photo qrcode-2/33.png is one).
     func testAHanziCodeIsReadThroughTheReader() throws {
         // 阿 (B0A2) and 中 (D6D0): D6D0 - A6A1 = 302F -> 0x30 * 0x60 + 0x2F.
         var data = stream([(13, 4), (1, 4), (2, 8), (0x0A * 0x60 + 0x01, 13), (0x30 * 0x60 + 0x2F, 13), (0, 4)])
@@ -167,7 +168,9 @@ final class QRModuleDecoderTests: XCTestCase {
             XCTAssertEqual(results.map(\.text), ["阿中"], "mask \(mask)")
             XCTAssertEqual(results.first?.encoding, "gb2312")
             XCTAssertEqual(results.first?.bytes, [0xB0, 0xA2, 0xD6, 0xD0])
-            XCTAssertEqual(results.first?.pass, ScanPass(region: .rectify))
+            XCTAssertEqual(results.first?.pass, ScanPass(decoder: .qrDirect))
+            let rectified = try BarcodeReader(options: ReaderOptions(formats: [.qr], passes: [ScanPass(region: .rectify)])).read(image)
+            XCTAssertEqual(rectified.map(\.text), ["阿中"], "mask \(mask)")
         }
     }
 }

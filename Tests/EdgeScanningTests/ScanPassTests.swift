@@ -4,7 +4,7 @@ import XCTest
 
 final class ScanPassTests: XCTestCase {
     func testNamesRoundTrip() throws {
-        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars", "downscale-1.5+sparse", "clear-border", "clear-border+pad-10"] {
+        for name in ["plain", "invert", "upscale-2+pad-10", "downscale-3+rotate-45", "blur+binarize", "rotate--15", "erode", "erode+dilate", "sharpen", "stretch", "regions", "regions+upscale-2", "across-bars", "sparse+across-bars", "downscale-2+sparse+across-bars", "downscale-1.5+sparse", "clear-border", "clear-border+pad-10", "qr-direct", "invert+qr-direct"] {
             XCTAssertEqual(try ScanPass(parsing: name).description, name)
         }
     }
@@ -27,13 +27,14 @@ final class ScanPassTests: XCTestCase {
         XCTAssertEqual(try ScanPass(parsing: "invert+ean-lines"), ScanPass([.invert], decoder: .eanLines))
         XCTAssertEqual(try ScanPass(parsing: "downscale-1.5+sparse"), ScanPass([.downscaleThreeHalves], lines: .sparse))
         XCTAssertEqual(try ScanPass(parsing: "ean-model"), ScanPass(decoder: .eanModel))
+        XCTAssertEqual(try ScanPass(parsing: "qr-direct"), ScanPass(decoder: .qrDirect))
         XCTAssertEqual(try ScanPass(parsing: "plain"), ScanPass())
     }
 
     /// Only the name a pass prints is accepted: a word out of place or given twice would print
     /// differently, so it is refused rather than reordered.
     func testNamesOutOfOrderOrWithAFieldTwiceAreRefused() {
-        for bad in ["sparse+invert", "across-bars+sparse", "sparse+sparse", "ean-lines+ean-model", "ean-lines+invert",
+        for bad in ["sparse+invert", "across-bars+sparse", "sparse+sparse", "ean-lines+ean-model", "ean-lines+invert", "qr-direct+ean-lines", "qr-direct+invert",
                     "upscale-2+regions", "regions+rectify", "rectify+binarize", "invert-x", "plain+plain"] {
             XCTAssertThrowsError(try ScanPass(parsing: bad), bad) { error in
                 XCTAssertEqual((error as? ScanError)?.code, .unknownPass, bad)
