@@ -97,7 +97,10 @@ struct QRDirectReader {
                 func end(at x: Int) {
                     r = (r.1, r.2, r.3, r.4, x - start)
                     runs += 1
-                    if dark && runs >= 5 && QRFinderLocator.matches(r, tolerance: (1, 2)), let f = confirm(endX: x, y: y, runs: r) {
+                    // The middle run longer than its neighbours first: implied by the proportions
+                    // at this tolerance, and most runs fail it at once.
+                    if dark && r.2 > r.1 && r.2 > r.3 && runs >= 5 && QRFinderLocator.matches(r, tolerance: (1, 2)),
+                       let f = confirm(endX: x, y: y, runs: r) {
                         QRFinderLocator.merge(f, into: &found, capacity: Self.capacity)
                     }
                     start = x
@@ -193,22 +196,20 @@ struct QRDirectReader {
         let n = Double(dimension), span = n - 7
         let finderCentres = [(x: 3.5, y: 3.5), (x: n - 3.5, y: 3.5), (x: 3.5, y: n - 3.5)]
         let centres = [(x: c.x, y: c.y), (x: r.x, y: r.y), (x: d.x, y: d.y)]
-        let parallelogram = (x: r.x + d.x - c.x, y: r.y + d.y - c.y)
-        if let map = Homography(from: finderCentres + [(n - 3.5, n - 3.5)], to: centres + [parallelogram]),
-           let read = decode(map, dimension: dimension, turnedBy: (r.x - c.x, r.y - c.y)) {
-            return read
+        if dimension >= 25 {
+            // One module along the code's rows and columns, from the finder centres.
+            let mu = ((r.x - c.x) / span, (r.y - c.y) / span), mv = ((d.x - c.x) / span, (d.y - c.y) / span)
+            let a = n - 6.5 - 3.5
+            let guess = (x: c.x + a * mu.0 + a * mv.0, y: c.y + a * mu.1 + a * mv.1)
+            if let found = alignment(near: guess, u: mu, v: mv) {
+                if let map = Homography(from: finderCentres + [(n - 6.5, n - 6.5)], to: centres + [found]),
+                   let read = decode(map, dimension: dimension, turnedBy: (r.x - c.x, r.y - c.y)) {
+                    return read
+                }
+            }
         }
-        guard dimension >= 25 else { return nil }
-        // One module along the code's rows and columns, from the finder centres.
-        let mu = ((r.x - c.x) / span, (r.y - c.y) / span), mv = ((d.x - c.x) / span, (d.y - c.y) / span)
-        let a = n - 6.5 - 3.5
-        let guess = (x: c.x + a * mu.0 + a * mv.0, y: c.y + a * mu.1 + a * mv.1)
-        guard let near = alignment(near: guess, u: mu, v: mv) else { return nil }
-        // To a quarter module by correlation with the pattern (bilinear: the coarse search's
-        // half modules can be two pixels off on a large code).
-        let sampler = QRGridSampler(view: view, corner: (c.x, c.y), right: (r.x, r.y), down: (d.x, d.y), dimension: dimension)
-        let found = sampler.search(around: near, u: mu, v: mv, radius: 0.5) ?? near
-        guard let map = Homography(from: finderCentres + [(n - 6.5, n - 6.5)], to: centres + [found]) else { return nil }
+        let parallelogram = (x: r.x + d.x - c.x, y: r.y + d.y - c.y)
+        guard let map = Homography(from: finderCentres + [(n - 3.5, n - 3.5)], to: centres + [parallelogram]) else { return nil }
         return decode(map, dimension: dimension, turnedBy: (r.x - c.x, r.y - c.y))
     }
 
@@ -230,20 +231,42 @@ struct QRDirectReader {
                 dark[j * side + i] = isDark(Int(x), Int(y))
             }
         }
-        var best = (score: -1, distance: 0, sx: 0, sy: 0)
+        // The best score, and the sum and count of the offsets that reach it: a crisp pattern
+        // scores its best over a plateau about a module wide, whose centre is the pattern's
+        // (taking the first or the nearest best put the corners up to half a module off).
+        var best = (score: -1, sx: 0, sy: 0, count: 0)
         for sy in -6...6 {
             for sx in -6...6 {
                 var score = 0
                 for b in -2...2 {
                     for a in -2...2 where dark[(mid + sy + 2 * b) * side + mid + sx + 2 * a] == (max(abs(a), abs(b)) != 1) { score += 1 }
                 }
-                let distance = sx * sx + sy * sy
-                if score > best.score || (score == best.score && distance < best.distance) { best = (score, distance, sx, sy) }
+                if score > best.score {
+                    best = (score, sx, sy, 1)
+                } else if score == best.score {
+                    best = (score, best.sx + sx, best.sy + sy, best.count + 1)
+                }
             }
         }
         guard best.score >= 22 else { return nil }
-        let a = Double(best.sx) / 2, b = Double(best.sy) / 2
-        return (guess.x + a * u.0 + b * v.0, guess.y + a * u.1 + b * v.1)
+        let a = Double(best.sx) / Double(2 * best.count), b = Double(best.sy) / Double(2 * best.count)
+        let coarse = (x: guess.x + a * u.0 + b * v.0, y: guess.y + a * u.1 + b * v.1)
+        // To the pixel: the centroid of the dark pixels within 0.95 modules of it. The coarse
+        // centre is within half a module, so on any turn that circle stays inside the light ring
+        // (the dark ring starts 1.5 modules out) and holds only the centre module's dark pixels.
+        // Taking the lattice point itself put the far corner of a clean 4 px code two pixels off.
+        let reach = 0.95 * max(1, hypot(u.0, u.1), hypot(v.0, v.1))
+        let x0 = max(0, Int(coarse.x - reach)), x1 = min(view.width - 1, Int(coarse.x + reach))
+        let y0 = max(0, Int(coarse.y - reach)), y1 = min(view.height - 1, Int(coarse.y + reach))
+        guard x0 <= x1, y0 <= y1 else { return coarse }
+        var sum = (x: 0.0, y: 0.0), count = 0.0
+        for y in y0...y1 {
+            for x in x0...x1 where hypot(Double(x) + 0.5 - coarse.x, Double(y) + 0.5 - coarse.y) <= reach && isDark(x, y) {
+                sum = (sum.x + Double(x) + 0.5, sum.y + Double(y) + 0.5)
+                count += 1
+            }
+        }
+        return count > 0 ? (sum.x / count, sum.y / count) : coarse
     }
 
     /// The grid `map` (module coordinates to pixels) puts on the image, decoded.
@@ -339,8 +362,8 @@ struct LocalThreshold {
                 }
             }
         }
-        // The 5 x 5 means, separably; the window is moved inward at the edges, never shrunk
-        // (unless the image has fewer than 5 blocks that way).
+        // The 5 x 5 means, separably, as sliding sums; the window is moved inward at the edges,
+        // never shrunk (unless the image has fewer than 5 blocks that way).
         let across = min(5, columns), down = min(5, rows)
         var sums = [Int](repeating: 0, count: columns * rows)
         var values = [UInt8](repeating: 0, count: columns * rows)
@@ -348,10 +371,13 @@ struct LocalThreshold {
             sums.withUnsafeMutableBufferPointer { sums in
                 for by in 0..<rows {
                     let row = by &* columns
+                    var s = 0
+                    for c in 0..<across { s &+= levels[row &+ c] }
                     for bx in 0..<columns {
+                        // Window start max(0, min(bx - 2, columns - across)): it moves from bx = 3
+                        // up to the last start.
                         let first = max(0, min(bx &- 2, columns &- across))
-                        var s = 0
-                        for c in first..<(first &+ across) { s &+= levels[row &+ c] }
+                        if bx >= 3 && first == bx &- 2 { s &+= levels[row &+ first &+ across &- 1] &- levels[row &+ first &- 1] }
                         sums[row &+ bx] = s
                     }
                 }
@@ -359,13 +385,15 @@ struct LocalThreshold {
         }
         sums.withUnsafeBufferPointer { sums in
             values.withUnsafeMutableBufferPointer { values in
+                var window = [Int](repeating: 0, count: columns)
+                for r in 0..<down { for bx in 0..<columns { window[bx] &+= sums[r &* columns &+ bx] } }
+                let area = across * down
                 for by in 0..<rows {
                     let first = max(0, min(by &- 2, rows &- down))
-                    for bx in 0..<columns {
-                        var s = 0
-                        for r in first..<(first &+ down) { s &+= sums[r &* columns &+ bx] }
-                        values[by &* columns &+ bx] = UInt8(truncatingIfNeeded: s / (across * down))
+                    if by >= 3 && first == by &- 2 {
+                        for bx in 0..<columns { window[bx] &+= sums[(first &+ down &- 1) &* columns &+ bx] &- sums[(first &- 1) &* columns &+ bx] }
                     }
+                    for bx in 0..<columns { values[by &* columns &+ bx] = UInt8(truncatingIfNeeded: window[bx] / area) }
                 }
             }
         }

@@ -74,15 +74,18 @@ enum QRReedSolomon {
 
         // Chien search: position j (from the start) has locator X = α^(n-1-j); it is an error
         // position when Λ(X^-1) = 0.
+        // In the log domain, over the tables held once (through `mul` this was most of a photo's
+        // error correction): c_k X^-k is α^(log c_k + k log X^-1).
         var positions: [Int] = []
-        for j in 0..<n {
-            let xInverse = pow(255 - (n - 1 - j) % 255)
-            var value: UInt8 = 0, power: UInt8 = 1
-            for c in locator {
-                value ^= mul(c, power)
-                power = mul(power, xInverse)
+        let (exp, log) = tables
+        let logs = locator.map { $0 == 0 ? -1 : log[Int($0)] }
+        exp.withUnsafeBufferPointer { exp in
+            for j in 0..<n {
+                let inverseLog = (255 - (n - 1 - j) % 255) % 255
+                var value: UInt8 = 0
+                for (k, c) in logs.enumerated() where c >= 0 { value ^= exp[(c + k * inverseLog) % 255] }
+                if value == 0 { positions.append(j) }
             }
-            if value == 0 { positions.append(j) }
         }
         guard positions.count == length else { return false }
 

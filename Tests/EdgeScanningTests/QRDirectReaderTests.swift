@@ -126,6 +126,51 @@ final class QRDirectReaderTests: XCTestCase {
         XCTAssertEqual(finders.count, QRDirectReader.capacity)
     }
 
+    /// The block thresholds (SIMD block statistics, sliding 5 x 5 sums) equal the rule computed
+    /// the plain way, block by block, on random images of many shapes, flat patches included.
+    func testLocalThresholdsFollowTheRuleOnEveryShape() throws {
+        var state: UInt64 = 7
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for (w, h) in [(16, 8), (21, 21), (40, 33), (47, 90), (64, 64), (129, 17), (200, 151)] {
+            var image = GrayImage(width: w, height: h)
+            for y in 0..<h { for x in 0..<w { image[x, y] = x < w / 3 ? 200 &+ next() % 20 : next() } }
+            let threshold = image.withView { LocalThreshold($0) }
+            let columns = (w + 7) / 8, rows = (h + 7) / 8
+            var levels = [Int](repeating: 0, count: columns * rows)
+            for by in 0..<rows {
+                for bx in 0..<columns {
+                    // Pairs of blocks from one 16-pixel load, the last pair (or a last block alone)
+                    // at the row's end.
+                    let pair = bx / 2 * 2
+                    let x0 = min(pair * 8, w - 16) + (bx == columns - 1 && bx == pair ? 8 : (bx - pair) * 8), y0 = min(by * 8, h - 8)
+                    let pixels = (y0..<(y0 + 8)).flatMap { y in (x0..<(x0 + 8)).map { Int(image[$0, y]) } }
+                    let lo = pixels.min() ?? 0, hi = pixels.max() ?? 0
+                    var level = pixels.reduce(0, +) / 64
+                    if hi - lo <= 24 {
+                        level = lo / 2
+                        if by > 0 && bx > 0 {
+                            let i = by * columns + bx
+                            let neighbours = (levels[i - columns] + 2 * levels[i - 1] + levels[i - columns - 1]) / 4
+                            if lo < neighbours { level = neighbours }
+                        }
+                    }
+                    levels[by * columns + bx] = level
+                }
+            }
+            for by in 0..<rows {
+                for bx in 0..<columns {
+                    let across = min(5, columns), down = min(5, rows)
+                    let c0 = max(0, min(bx - 2, columns - across)), r0 = max(0, min(by - 2, rows - down))
+                    let sum = (r0..<(r0 + down)).flatMap { r in (c0..<(c0 + across)).map { levels[r * columns + $0] } }.reduce(0, +)
+                    XCTAssertEqual(Int(threshold.at(bx * 8, by * 8)), sum / (across * down), "\(w) x \(h), block \(bx), \(by)")
+                }
+            }
+        }
+    }
+
     /// The photo plan reads a clean QR label with this pass first, and without QR never runs it.
     func testThePhotoPlanStartsWithTheDirectReaderOnlyWhenQRIsRead() throws {
         let results = try BarcodeReader().read(TestImages.sample("linking-code.png"))
