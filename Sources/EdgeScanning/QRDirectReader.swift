@@ -90,23 +90,8 @@ struct QRDirectReader {
             try meter.advance(by: w)
             let row = pixels + y * view.rowStride
             threshold.row(y) { limits in
-                // The five runs before the current one; a dark run's end with five before it
-                // (dark, light, dark, light, dark) is a candidate.
-                var r = (0, 0, 0, 0, 0), runs = 0, start = 0
-                var dark = row[0] <= limits[0]
-                func end(at x: Int) {
-                    r = (r.1, r.2, r.3, r.4, x - start)
-                    runs += 1
-                    // The middle run longer than its neighbours first: implied by the proportions
-                    // at this tolerance, and most runs fail it at once.
-                    if dark && r.2 > r.1 && r.2 > r.3 && runs >= 5 && QRFinderLocator.matches(r, tolerance: (1, 2)),
-                       let f = confirm(endX: x, y: y, runs: r) {
-                        QRFinderLocator.merge(f, into: &found, capacity: Self.capacity)
-                    }
-                    start = x
-                    dark.toggle()
-                }
-                var previous: UInt64 = dark ? 1 : 0  // the lane before: no change at pixel 0
+                var runs = RowRuns(dark: row[0] <= limits[0])
+                var previous: UInt64 = runs.dark ? 1 : 0  // the lane before: no change at pixel 0
                 let pairs = w >> 4
                 for q in 0..<pairs {
                     let x0 = q << 4
@@ -120,15 +105,41 @@ struct QRDirectReader {
                     var changes = (mask ^ (mask << 1 | previous)) & 0xFFFF
                     previous = mask >> 15
                     while changes != 0 {
-                        end(at: x0 + changes.trailingZeroBitCount)
+                        let x = x0 + changes.trailingZeroBitCount
+                        if let r = runs.end(at: x), let f = confirm(endX: x, y: y, runs: r) { QRFinderLocator.merge(f, into: &found, capacity: Self.capacity) }
                         changes &= changes - 1
                     }
                 }
-                for x in (pairs << 4)..<w where (row[x] <= limits[x >> LocalThreshold.shift]) != dark { end(at: x) }
-                end(at: w)
+                for x in (pairs << 4)...w where x == w || (row[x] <= limits[x >> LocalThreshold.shift]) != runs.dark {
+                    if let r = runs.end(at: x), let f = confirm(endX: x, y: y, runs: r) { QRFinderLocator.merge(f, into: &found, capacity: Self.capacity) }
+                }
             }
         }
         return found.sorted { $0.hits > $1.hits }
+    }
+
+    /// The runs along one row: the five before the current one, which a dark run's end checks
+    /// for a finder's proportions. A value with a mutating method, not a local function over
+    /// captured variables: those were accessed through run-time exclusivity checks at every
+    /// colour change.
+    private struct RowRuns {
+        var dark: Bool
+        var r = (0, 0, 0, 0, 0), count = 0, start = 0
+
+        init(dark: Bool) { self.dark = dark }
+
+        /// Ends the current run at `x`; the five runs ending there when they are dark, light,
+        /// dark, light, dark in a finder's proportions.
+        mutating func end(at x: Int) -> (Int, Int, Int, Int, Int)? {
+            r = (r.1, r.2, r.3, r.4, x - start)
+            count += 1
+            start = x
+            defer { dark.toggle() }
+            // The middle run longer than its neighbours first: implied by the proportions at this
+            // tolerance, and most runs fail it at once.
+            guard dark && r.2 > r.1 && r.2 > r.3 && count >= 5 && QRFinderLocator.matches(r, tolerance: (1, 2)) else { return nil }
+            return r
+        }
     }
 
     /// The finder whose row runs end at `endX` on row `y`, checked down its middle column and
