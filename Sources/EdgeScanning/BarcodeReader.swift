@@ -41,9 +41,9 @@ public final class BarcodeReader {
         let clock = ContinuousClock()
         let start = clock.now
         var state = ReadState(view, options: options, deadline: start + options.effectiveTimeLimit)
-        // When the plan starts with edge's QR reader, which needs no module estimate, the estimate
-        // (a twentieth of a clean QR photo's read) is made only once that pass read nothing.
-        let qrFirst = options.passes == nil && options.formats.contains(.qr)
+        // When the plan starts with edge's QR reader (QR only), which needs no module estimate, the
+        // estimate (a twentieth of a clean QR photo's read) is made only once that pass read nothing.
+        let qrFirst = options.passes == nil && options.formats.contains(.qr) && !options.formats.contains(where: \.isLinear)
         var passes = options.passes ?? (qrFirst ? [ScanPass(decoder: .qrDirect)] : Self.plan(for: view, formats: options.formats))
         let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
         var refused: [(pass: ScanPass, error: TransformError)] = []
@@ -206,6 +206,12 @@ public final class BarcodeReader {
     /// `narrowRun` is the image's `ModuleEstimate`, when known.
     ///
     /// Decisions, from measurements on the development photographs (Benchmarks/):
+    /// - When only QR is read, edge's own QR reader comes first (`QRDirectReader`): on the 82
+    ///   QR tests of the development photos it read 62, in 0.02-0.2 ms for most, where zbar's
+    ///   cheapest pass took 0.2-0.6 ms; what it does not read costs it a few hundredths of a
+    ///   millisecond before the zbar passes (issue #32). The module estimate below is then made
+    ///   only when it read nothing (`read`). With 1D symbologies too it comes after the first
+    ///   zbar scan, which reads all of a label sheet's codes at once.
     /// - Very large photos are first read shrunk, long side to about 1600 px (zbar's time grows
     ///   with pixels, and print noise at full resolution breaks its edge detector), then at full size.
     /// - Modules of 6 px or more are still 3 px at half size, where a sparse scan costs an eighth
@@ -224,6 +230,10 @@ public final class BarcodeReader {
     ///   one reads, and 11 of 17 below that; there a miss costs little (zbar finds too few finder
     ///   lines to start decoding: 0.07-0.28 ms) beside what a read saves (0.04-0.42 ms), 1.1 ms
     ///   less over those 17 photos (issue #15; small images used to start with the full scan).
+    /// - The same for 1D codes with 4-5 px bars, from a 72 px short side (48 px at two thirds):
+    ///   on the development photos with such bars it read 9 of 13 first, in 28-71% of the time
+    ///   of the full-size across-bars pass; the other 4 took 1.2-2.1 times as long, read after it
+    ///   by that pass (issue #32).
     /// - Without QR (whose finder patterns need rows and columns) the first pass scans only the
     ///   lines that cross the bars, when the image shows which (`ScanPass.Lines.acrossBars`),
     ///   every third one from a 48 px short side (16 lines): bars are tall. On the 1D photos with
@@ -249,14 +259,19 @@ public final class BarcodeReader {
         let module = narrowRun ?? 0
         var plan: [ScanPass] = []
         func add(_ pass: ScanPass, if condition: Bool = true) { if condition { plan.append(pass) } }
-        // edge's own QR reader first: on a clean QR photo it costs a fraction of any zbar scan.
-        add(ScanPass(decoder: .qrDirect), if: qr)
+        // edge's own QR reader first when only QR is read: on a clean QR photo it costs a
+        // fraction of any zbar scan.
+        add(ScanPass(decoder: .qrDirect), if: qr && !linear)
         // The cheap first scans: shrunk, sparse, across the bars.
         add(ScanPass([.downscale(shrink)]), if: shrink > 1)
         add(ScanPass([.downscale(2)], lines: qr ? .sparse : .sparseAcrossBars), if: shrink == 1 && module >= 6)
         add(ScanPass([.downscaleThreeHalves], lines: .sparse), if: shrink == 1 && qr && shortSide >= 150 && (4...5).contains(module))
+        add(ScanPass([.downscaleThreeHalves], lines: .sparseAcrossBars), if: shrink == 1 && !qr && shortSide >= 72 && (4...5).contains(module))
         add(ScanPass(lines: .sparse), if: shrink == 1 && qr && shortSide >= 48)
         add(ScanPass(lines: shortSide >= 48 ? .sparseAcrossBars : .acrossBars), if: shrink == 1 && !qr)
+        // With 1D symbologies too, after the first zbar scan, which reads every symbology at once
+        // (a label sheet's QR code and barcodes in one pass; a pass that reads ends the read).
+        add(ScanPass(decoder: .qrDirect), if: qr && linear)
         // Every line, then the image fixes, cheapest first.
         add(.plain)
         add(ScanPass([.invert]))

@@ -171,13 +171,17 @@ final class QRDirectReaderTests: XCTestCase {
         }
     }
 
-    /// The photo plan reads a clean QR label with this pass first, and without QR never runs it.
-    func testThePhotoPlanStartsWithTheDirectReaderOnlyWhenQRIsRead() throws {
-        let results = try BarcodeReader().read(TestImages.sample("linking-code.png"))
+    /// The photo plan of a QR-only reader reads a clean QR label with this pass first, and one
+    /// without QR never runs it. With 1D symbologies too it comes after the first zbar scan,
+    /// which reads a label sheet's QR code and barcodes together.
+    func testThePhotoPlanStartsWithTheDirectReaderWhenOnlyQRIsRead() throws {
+        let results = try BarcodeReader(options: ReaderOptions(formats: [.qr])).read(TestImages.sample("linking-code.png"))
         XCTAssertEqual(results.map(\.text), ["AB-7KX-M4PQR"])
         XCTAssertEqual(results.first?.pass, ScanPass(decoder: .qrDirect))
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr]).first, ScanPass(decoder: .qrDirect))
         XCTAssertFalse(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128, .code39]).contains(ScanPass(decoder: .qrDirect)))
+        let mixed = BarcodeReader.plan(width: 640, height: 480, formats: [.qr, .code128])
+        XCTAssertEqual(Array(mixed.prefix(3)), [ScanPass(lines: .sparse), ScanPass(decoder: .qrDirect), .plain])
         XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.code128])).read(TestImages.sample("linking-code.png")), [])
     }
 

@@ -31,7 +31,7 @@ final class SymbologyGapTests: XCTestCase {
             (["-d", "hello, world"], "hello, world", "utf-8"),                  // byte mode
             (["-d", "漢字かな"], "漢字かな", "shift_jis"),                          // Kanji mode (Shift JIS, no ECI)
             (["--eci=26", "-d", "Grüße €"], "Grüße €", "utf-8"),                // ECI 26: UTF-8
-            (["--eci=3", "-d", "Grüße"], "Grüße", "utf-8"),                     // ECI 3: ISO-8859-1, converted
+            (["--eci=3", "-d", "Grüße"], "Grüße", "iso-8859-1"),                // ECI 3: ISO-8859-1, decoded as the ECI names
         ]
         for (arguments, text, encoding) in cases {
             let image = try Encoders.zint(["-b", "58", "--quietzones", "--scale=4"] + arguments)
@@ -39,6 +39,16 @@ final class SymbologyGapTests: XCTestCase {
             XCTAssertEqual(result.text, text, "\(arguments)")
             XCTAssertEqual(result.encoding, encoding, "\(arguments)")
         }
+        // A QR-only reader reads these with edge's own decoder (`qr-direct`), which keeps the
+        // symbol's bytes and names the set its ECI designates; zbar hands ECI 3 over converted to
+        // UTF-8. The text is the same either way.
+        let latin1 = try Encoders.zint(["-b", "58", "--quietzones", "--scale=4", "--eci=3", "-d", "Grüße"])
+        let zbar = try XCTUnwrap(try BarcodeReader(options: ReaderOptions(formats: [.qr, .code128])).read(latin1).first)
+        XCTAssertEqual([zbar.text, zbar.encoding], ["Grüße", "utf-8"])
+        XCTAssertEqual(zbar.bytes, Array("Grüße".utf8))
+        let direct = try XCTUnwrap(try read(latin1, formats: [.qr]).first)
+        XCTAssertEqual(direct.pass, ScanPass(decoder: .qrDirect))
+        XCTAssertEqual(direct.bytes, [0x47, 0x72, 0xFC, 0xDF, 0x65])
     }
 
     func testSeveralDistinctCodesInOneImageAreEachReportedOnce() throws {
