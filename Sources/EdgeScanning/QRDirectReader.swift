@@ -212,7 +212,7 @@ struct QRDirectReader {
             let mu = ((r.x - c.x) / span, (r.y - c.y) / span), mv = ((d.x - c.x) / span, (d.y - c.y) / span)
             let a = n - 6.5 - 3.5
             let guess = (x: c.x + a * mu.0 + a * mv.0, y: c.y + a * mu.1 + a * mv.1)
-            if let found = alignment(near: guess, u: mu, v: mv) {
+            if let found = alignment(near: guess, u: mu, v: mv) ?? alignment(near: guess, u: mu, v: mv, radius: 6, least: 21) {
                 if let map = Homography(from: finderCentres + [(n - 6.5, n - 6.5)], to: centres + [found]),
                    let read = decode(map, dimension: dimension, turnedBy: (r.x - c.x, r.y - c.y)) {
                     return read
@@ -230,8 +230,9 @@ struct QRDirectReader {
     /// Every candidate's modules lie on one half-module lattice of 21 x 21 points around the
     /// guess, classified once (the correlation search over the same points cost a third of a
     /// clean photo's read).
-    private func alignment(near guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double)) -> (x: Double, y: Double)? {
-        let side = 21, mid = 10
+    private func alignment(near guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double), radius: Int = 3,
+                           least: Int = 22) -> (x: Double, y: Double)? {
+        let steps = 2 * radius, mid = steps + 4, side = 2 * mid + 1
         var dark = [Bool](repeating: false, count: side * side)
         for j in 0..<side {
             for i in 0..<side {
@@ -246,8 +247,8 @@ struct QRDirectReader {
         // scores its best over a plateau about a module wide, whose centre is the pattern's
         // (taking the first or the nearest best put the corners up to half a module off).
         var best = (score: -1, sx: 0, sy: 0, count: 0)
-        for sy in -6...6 {
-            for sx in -6...6 {
+        for sy in -steps...steps {
+            for sx in -steps...steps {
                 var score = 0
                 for b in -2...2 {
                     for a in -2...2 where dark[(mid + sy + 2 * b) * side + mid + sx + 2 * a] == (max(abs(a), abs(b)) != 1) { score += 1 }
@@ -259,7 +260,7 @@ struct QRDirectReader {
                 }
             }
         }
-        guard best.score >= 22 else { return nil }
+        guard best.score >= least else { return nil }
         let a = Double(best.sx) / Double(2 * best.count), b = Double(best.sy) / Double(2 * best.count)
         let coarse = (x: guess.x + a * u.0 + b * v.0, y: guess.y + a * u.1 + b * v.1)
         // To the pixel: the centroid of the dark pixels within 0.95 modules of it. The coarse
