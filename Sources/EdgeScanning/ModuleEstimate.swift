@@ -78,8 +78,9 @@ enum ModuleEstimate {
         var i = 0
         while i + 16 <= length {
             let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            lowest = pointwiseMin(lowest, v)
-            highest = pointwiseMax(highest, v)
+            // Selects, not pointwiseMin/Max: those were calls, these one SSE2 instruction each.
+            lowest = lowest.replacing(with: v, where: v .< lowest)
+            highest = highest.replacing(with: v, where: v .> highest)
             i += 16
         }
         var low = lowest.min(), high = highest.max()
@@ -104,13 +105,10 @@ enum ModuleEstimate {
         while i + 16 <= length {
             let current = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
             let previous = UnsafeRawPointer(base + i - 1).loadUnaligned(as: SIMD16<UInt8>.self)
-            let changes = (current .< threshold) .^ (previous .< threshold)
-            if any(changes) {
-                var bits = changeBits(changes)
-                while bits != 0 {
-                    change(at: i + bits.trailingZeroBitCount)
-                    bits &= bits &- 1
-                }
+            var bits = changeBits((current .< threshold) .^ (previous .< threshold))
+            while bits != 0 {
+                change(at: i + bits.trailingZeroBitCount)
+                bits &= bits &- 1
             }
             i += 16
         }
@@ -123,11 +121,13 @@ enum ModuleEstimate {
         for run in runs[..<n] { histogram[run] += 1 }
     }
 
-    /// Lane k of `mask` as bit k.
+    /// Lane k of `mask` as bit k: each lane's low bit multiplied up into its word's top byte
+    /// (one bit per byte, so no carries). The weighted sums of the halves this replaced, and
+    /// `any`, were calls.
     @inline(__always)
     private static func changeBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
-        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-        let set = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: mask)
-        return UInt16(set.lowHalf.wrappedSum()) | UInt16(set.highHalf.wrappedSum()) << 8
+        let bytes = unsafeBitCast(mask, to: SIMD2<UInt64>.self) & SIMD2(repeating: 0x0101_0101_0101_0101)
+        let bits = (bytes &* SIMD2(repeating: 0x0102_0408_1020_4080)) &>> 56
+        return UInt16(truncatingIfNeeded: bits[0] | bits[1] << 8)
     }
 }

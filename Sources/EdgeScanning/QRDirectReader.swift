@@ -86,6 +86,9 @@ struct QRDirectReader {
         var meter = budget.meter("qr-direct: finder search")
         let w = view.width, h = view.height
         guard let pixels = view.pixels.baseAddress else { return [] }
+        // Held in locals: read through the statics, every block paid their one-time
+        // initialisation check.
+        let everyByte = Self.everyByte, gather = Self.gather
         for y in stride(from: 1, to: h, by: 2) {
             try meter.advance(by: w)
             let row = pixels + y * view.rowStride
@@ -96,11 +99,11 @@ struct QRDirectReader {
                 for q in 0..<pairs {
                     let x0 = q << 4
                     // Each half's threshold in all its bytes.
-                    let limit = unsafeBitCast(SIMD2<UInt64>(UInt64(limits[2 * q]), UInt64(limits[2 * q + 1])) &* Self.everyByte,
+                    let limit = unsafeBitCast(SIMD2<UInt64>(UInt64(limits[2 * q]), UInt64(limits[2 * q + 1])) &* everyByte,
                                               to: SIMD16<UInt8>.self)
                     let lanes = UnsafeRawPointer(row + x0).loadUnaligned(as: SIMD16<UInt8>.self) .<= limit
                     // Lane k's low bit moved to bit k of each word's top byte (one bit per byte: no carries).
-                    let bits = ((unsafeBitCast(lanes, to: SIMD2<UInt64>.self) & Self.everyByte) &* Self.gather) &>> 56
+                    let bits = ((unsafeBitCast(lanes, to: SIMD2<UInt64>.self) & everyByte) &* gather) &>> 56
                     let mask = bits[0] | bits[1] << 8
                     var changes = (mask ^ (mask << 1 | previous)) & 0xFFFF
                     previous = mask >> 15
