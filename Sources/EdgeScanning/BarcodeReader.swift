@@ -557,6 +557,9 @@ private struct Scan {
 /// depending on what it had read before (found on the development photos: qrcode-1/20.png was
 /// read by the sparse pass or only by the full one, depending on the reads before it); the same
 /// image now gets the same answer.
+/// Fresh without QR too: a 1D reader's one scanner kept across reads read ean13-1/n526.png in
+/// its first pass on a repeated read but not on the first (zbar keeps decoder state past an
+/// image), so a read would depend on the reads before it.
 /// When needed: creating one costs about 250,000 instructions (callgrind), a seventh of a clean
 /// QR photo's read by the `qr-direct` pass, which needs none.
 private final class ZbarOnDemand {
