@@ -68,6 +68,7 @@ struct QRDirectReader {
         return try QRDirectReader(view: view).finders(budget: budget)
     }
 
+    @inline(__always)
     private func isDark(_ x: Int, _ y: Int) -> Bool {
         view.pixels[y * view.rowStride + x] <= threshold.at(x, y)
     }

@@ -77,6 +77,7 @@ struct QRFinderLocator {
     /// middle run) and its length, when the runs are in a finder's proportions and its length is
     /// within a factor of three of `total`, the length across (perspective may squash one
     /// direction, but not beyond that). Each run is followed at most `total` pixels.
+    @inline(__always)
     static func crossCheck(from start: Int, count: Int, total: Int, tolerance: (Int, Int), dark: (Int) -> Bool) -> (centre: Double, total: Int)? {
         guard start >= 0, start < count, dark(start) else { return nil }
         var back = (0, 0, 0), ahead = (0, 0, 0)
