@@ -427,7 +427,11 @@ struct LocalThreshold {
     }
 
     /// The threshold at pixel (x, y): dark is at or below it.
-    func at(_ x: Int, _ y: Int) -> UInt8 { values[(y >> Self.shift) * columns + (x >> Self.shift)] }
+    @inline(__always)
+    func at(_ x: Int, _ y: Int) -> UInt8 {
+        // Unchecked: callers pass a pixel of the image, whose block always exists.
+        values.withUnsafeBufferPointer { $0[(y &>> Self.shift) &* columns &+ (x &>> Self.shift)] }
+    }
 
     /// The thresholds of row `y`'s blocks, one per 8 pixels, for a loop over the row.
     func row(_ y: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
