@@ -1,10 +1,10 @@
 import Glibc  // hypot
 import EdgeImaging
 
-/// edge's own QR reader, straight from the image: the still-image plan's first pass when QR is
-/// read (`BarcodeReader.plan`, pass `qr-direct`), because zbar's per-pixel scan costs several
-/// times what a QR code needs (issue #32: zbar's sparse pass took 0.4-0.6 ms a QR photo where
-/// zxing-cpp reads them in 0.1).
+/// edge's own QR reader, straight from the image: the still-image plan's first pass when only
+/// QR is read, after the first zbar scan when 1D symbologies are read too (`BarcodeReader.plan`,
+/// pass `qr-direct`), because zbar's per-pixel scan costs several times what a QR code needs
+/// (issue #32: zbar's sparse pass took 0.4-0.6 ms a QR photo where zxing-cpp reads them in 0.1).
 ///
 /// The classic way, as zxing does it, written here from the QR standard's reference decoding
 /// and edge's own pieces:
@@ -14,18 +14,19 @@ import EdgeImaging
 ///   (`QRFinderLocator`);
 /// - finder triples in the rectifier's order (`QRRectifier.orient`), the size from the finder
 ///   spacing over the module size, the module size corrected for the code's turn (a row crosses
-///   a turned finder on its diagonal);
-/// - one homography from the finder centres and the fourth corner of their parallelogram, then,
-///   from version 2 on, the alignment pattern found near where that puts it (`QRGridSampler`'s
-///   correlation search);
+///   a turned finder on its diagonal), that version and one either side;
+/// - from version 2 on, the alignment pattern near where the finders' parallelogram puts it
+///   (`alignment`, within 3 modules, then 6), and one homography from it and the finder
+///   centres; failing that, or for version 1, the parallelogram's fourth corner;
 /// - the module centres sampled against their block's threshold and decoded with Reed-Solomon
 ///   by `QRModuleDecoder`, which returns no text rather than a wrong one.
 ///
 /// What it does not read (a code without its three finders, mirrored, light on dark, on a bent
-/// surface, or too blurred for the thresholds) the zbar passes after it still do: it only adds
-/// a cheaper way to the same reads. Work is bounded by the image (one pass over its pixels for
-/// the thresholds, every second row for the finders, at most `capacity` finders kept and
-/// `attempts` triples tried, a grid of at most 177 x 177) and checked against the deadline.
+/// surface, version 1 under perspective, or too blurred for single-pixel samples) the zbar
+/// passes after it still do: it only adds a cheaper way to the same reads. Work is bounded by
+/// the image (one pass over its pixels for the thresholds, every second row for the finders,
+/// at most `capacity` finders kept, 12 of them paired and `attempts` triples tried, a grid of
+/// at most 177 x 177) and checked against the deadline.
 struct QRDirectReader {
     /// A code read: its content, its corners in the image in zbar's order (top-left, bottom-left,
     /// bottom-right, top-right of the code) and which way it faces.
