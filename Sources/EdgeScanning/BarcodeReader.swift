@@ -44,7 +44,8 @@ public final class BarcodeReader {
         // When the plan starts with edge's QR reader (QR only), which needs no module estimate, the
         // estimate (a twentieth of a clean QR photo's read) is made only once that pass read nothing.
         let qrFirst = options.passes == nil && options.formats.contains(.qr) && !options.formats.contains(where: \.isLinear)
-        var passes = options.passes ?? (qrFirst ? [ScanPass(decoder: .qrDirect)] : Self.plan(for: view, formats: options.formats))
+        var passes = options.passes ?? (qrFirst ? Array(Self.plan(width: view.width, height: view.height, formats: options.formats).prefix(1))
+                                                : Self.plan(for: view, formats: options.formats))
         let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
         var refused: [(pass: ScanPass, error: TransformError)] = []
         var regionsReadNothing = false
@@ -260,8 +261,10 @@ public final class BarcodeReader {
         var plan: [ScanPass] = []
         func add(_ pass: ScanPass, if condition: Bool = true) { if condition { plan.append(pass) } }
         // edge's own QR reader first when only QR is read: on a clean QR photo it costs a
-        // fraction of any zbar scan.
-        add(ScanPass(decoder: .qrDirect), if: qr && !linear)
+        // fraction of any zbar scan. A very large photo is read shrunk, like zbar's first scan:
+        // its work grows with the pixels.
+        let direct = ScanPass(shrink > 1 ? [.downscale(shrink)] : [], decoder: .qrDirect)
+        add(direct, if: qr && !linear)
         // The cheap first scans: shrunk, sparse, across the bars.
         add(ScanPass([.downscale(shrink)]), if: shrink > 1)
         add(ScanPass([.downscale(2)], lines: qr ? .sparse : .sparseAcrossBars), if: shrink == 1 && module >= 6)
@@ -271,7 +274,7 @@ public final class BarcodeReader {
         add(ScanPass(lines: shortSide >= 48 ? .sparseAcrossBars : .acrossBars), if: shrink == 1 && !qr)
         // With 1D symbologies too, after the first zbar scan, which reads every symbology at once
         // (a label sheet's QR code and barcodes in one pass; a pass that reads ends the read).
-        add(ScanPass(decoder: .qrDirect), if: qr && linear)
+        add(direct, if: qr && linear)
         // Every line, then the image fixes, cheapest first.
         add(.plain)
         add(ScanPass([.invert]))

@@ -325,6 +325,8 @@ struct LocalThreshold {
 
     init(_ view: ImageView) {
         let w = view.width, h = view.height, stride = view.rowStride
+        // Sized by the image, which has passed the reader's pixel limit: two Int arrays and one
+        // byte array of a block each, 17 bytes per 64 pixels.
         let columns = (w + 7) >> Self.shift, rows = (h + 7) >> Self.shift
         var levels = [Int](repeating: 0, count: columns * rows)
         if let base = view.pixels.baseAddress, w >= 16 {

@@ -180,6 +180,8 @@ final class QRDirectReaderTests: XCTestCase {
         XCTAssertEqual(results.first?.pass, ScanPass(decoder: .qrDirect))
         XCTAssertEqual(BarcodeReader.plan(width: 640, height: 480, formats: [.qr]).first, ScanPass(decoder: .qrDirect))
         XCTAssertFalse(BarcodeReader.plan(width: 640, height: 480, formats: [.ean13, .code128, .code39]).contains(ScanPass(decoder: .qrDirect)))
+        // A very large photo is read shrunk, like zbar's first scan.
+        XCTAssertEqual(BarcodeReader.plan(width: 6000, height: 4000, formats: [.qr]).first, ScanPass([.downscale(4)], decoder: .qrDirect))
         let mixed = BarcodeReader.plan(width: 640, height: 480, formats: [.qr, .code128])
         XCTAssertEqual(Array(mixed.prefix(3)), [ScanPass(lines: .sparse), ScanPass(decoder: .qrDirect), .plain])
         XCTAssertEqual(try BarcodeReader(options: ReaderOptions(formats: [.code128])).read(TestImages.sample("linking-code.png")), [])
