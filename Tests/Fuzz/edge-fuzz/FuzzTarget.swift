@@ -21,7 +21,7 @@ import Foundation
 /// or an allocation beyond its limits. `run` is called once per input; state that is expensive
 /// to build (a reader, a vault, a signing key) is built once in `prepare`.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, pnm, scan, qrModules = "qr-modules", payload, gs1, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
+    case png, jpeg, pnm, scan, qrModules = "qr-modules", qrDirect = "qr-direct", payload, gs1, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
 
     /// Limits for the image targets: small enough that one input costs well under a
     /// millisecond, large enough for the seeds (50x50). Bigger claims must be refused before
@@ -35,6 +35,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .pnm: return "PNM loader (P1-P6)"
         case .scan: return "whole scan pipeline: load, every pass, zbar, classify each read"
         case .qrModules: return "edge's QR decoder: segments of corrected data, and grids (first byte picks the version)"
+        case .qrDirect: return "edge's QR reader straight from gray pixels: thresholds, finders, grids (first byte picks the width)"
         case .payload: return "payload classifier (first byte picks the symbology)"
         case .gs1: return "GS1 element strings: element data, symbology identifiers, the human-readable form, and the classifier's GS1 path"
         case .json: return "the payload JSON parser"
@@ -67,6 +68,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             Self.load(magic ? data : Self.withSignature(Array("P5".utf8), data))
         case .scan: try Self.scan(data)
         case .qrModules: Self.qrModules(data)
+        case .qrDirect: try Self.qrDirect(data)
         case .payload:
             guard let first = data.first else { return }
             let symbology = Symbology.allCases[Int(first) % Symbology.allCases.count]
@@ -120,6 +122,19 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         let n = 17 + 4 * version
         let modules = (0..<(n * n)).map { i in rest[(i / 8) % rest.count] >> (7 - i % 8) & 1 == 1 }
         _ = QRModuleDecoder(dimension: n, modules: modules)?.decode()
+    }
+
+    /// The rest of the input as gray pixels, row by row, `21 + first byte` wide (a partial last
+    /// row dropped), read by edge's own QR reader with a deadline; every read must be text.
+    static func qrDirect(_ data: [UInt8]) throws {
+        guard let first = data.first else { return }
+        let width = 21 + Int(first), pixels = Array(data.dropFirst())
+        let height = min(pixels.count / width, (1 << 16) / width)
+        guard height >= 1 else { return }
+        let image = GrayImage(width: width, height: height, pixels: Array(pixels[0..<(width * height)]))
+        let budget = WorkBudget(maxPixels: 1 << 16, deadline: ContinuousClock.now + .milliseconds(200))
+        let reads = try image.withView { (view) throws(TransformError) in try QRDirectReader.read(view, budget: budget) }
+        for read in reads { precondition(read.corners.count == 4, "a read without its four corners") }
     }
 
     /// The input as a GS1-marked symbol's element data, as text in any GS1 form, and through
