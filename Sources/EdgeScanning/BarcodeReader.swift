@@ -208,7 +208,7 @@ public final class BarcodeReader {
     ///
     /// Decisions, from measurements on the development photographs (Benchmarks/):
     /// - When only QR is read, edge's own QR reader comes first (`QRDirectReader`): on the 82
-    ///   QR tests of the development photos it read 62, in 0.02-0.2 ms for most, where zbar's
+    ///   QR tests of the development photos it read 65, in 0.02-0.2 ms for most, where zbar's
     ///   cheapest pass took 0.2-0.6 ms; what it does not read costs it a few hundredths of a
     ///   millisecond before the zbar passes (issue #32). The module estimate below is then made
     ///   only when it read nothing (`read`). With 1D symbologies too it comes after the first
@@ -563,7 +563,7 @@ private struct Scan {
 /// Fresh without QR too: a 1D reader's one scanner kept across reads read ean13-1/n526.png in
 /// its first pass on a repeated read but not on the first (zbar keeps decoder state past an
 /// image), so a read would depend on the reads before it.
-/// When needed: creating one costs about 250,000 instructions (callgrind), a seventh of a clean
+/// When needed: creating one costs about 250,000 instructions (callgrind), a fifth of a clean
 /// QR photo's read by the `qr-direct` pass, which needs none.
 private final class ZbarOnDemand {
     private let options: ReaderOptions

@@ -88,8 +88,6 @@ struct QRDirectReader {
         var meter = budget.meter("qr-direct: finder search")
         let w = view.width, h = view.height
         guard let pixels = view.pixels.baseAddress else { return [] }
-        // Held in locals: read through the statics, every block paid their one-time
-        // initialisation check.
         let everyByte = Self.everyByte, gather = Self.gather
         for y in stride(from: 1, to: h, by: 2) {
             try meter.advance(by: w)
