@@ -43,7 +43,7 @@ public final class BarcodeReader {
         var state = ReadState(view, options: options, deadline: start + options.effectiveTimeLimit)
         // When the plan starts with edge's QR reader (QR only), which needs no module estimate, the
         // estimate (a twentieth of a clean QR photo's read) is made only once that pass read nothing.
-        let qrFirst = options.passes == nil && options.formats.contains(.qr) && !options.formats.contains(where: \.isLinear)
+        let qrFirst = options.passes == nil && Self.readsQRFirst(options.formats)
         var passes = options.passes ?? (qrFirst ? Array(Self.plan(width: view.width, height: view.height, formats: options.formats).prefix(1))
                                                 : Self.plan(for: view, formats: options.formats))
         let frame = schedule.arrived(view, at: arrival, watchingScene: options.wholeFrameInterval != nil)
@@ -264,7 +264,7 @@ public final class BarcodeReader {
         // fraction of any zbar scan. A very large photo is read shrunk, like zbar's first scan:
         // its work grows with the pixels.
         let direct = ScanPass(shrink > 1 ? [.downscale(shrink)] : [], decoder: .qrDirect)
-        add(direct, if: qr && !linear)
+        add(direct, if: readsQRFirst(formats))
         // The cheap first scans: shrunk, sparse, across the bars.
         add(ScanPass([.downscale(shrink)]), if: shrink > 1)
         add(ScanPass([.downscale(2)], lines: qr ? .sparse : .sparseAcrossBars), if: shrink == 1 && module >= 6)
@@ -398,6 +398,11 @@ public final class BarcodeReader {
             }
         }
         return nil
+    }
+
+    /// Whether the plan starts with edge's own QR reader: when QR is the only kind of code read.
+    static func readsQRFirst(_ formats: Set<BarcodeFormat>) -> Bool {
+        formats.contains(.qr) && !formats.contains(where: \.isLinear)
     }
 
     /// A QR code edge read from its modules (not zbar), with its text as `QRSegments` decoded it

@@ -105,7 +105,7 @@ enum ModuleEstimate {
         while i + 16 <= length {
             let current = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
             let previous = UnsafeRawPointer(base + i - 1).loadUnaligned(as: SIMD16<UInt8>.self)
-            var bits = changeBits((current .< threshold) .^ (previous .< threshold))
+            var bits = ((current .< threshold) .^ (previous .< threshold)).laneBits
             while bits != 0 {
                 change(at: i + bits.trailingZeroBitCount)
                 bits &= bits &- 1
@@ -121,12 +121,15 @@ enum ModuleEstimate {
         for run in runs[..<n] { histogram[run] += 1 }
     }
 
-    /// Lane k of `mask` as bit k: each lane's low bit multiplied up into its word's top byte
-    /// (one bit per byte, so no carries). The weighted sums of the halves this replaced, and
-    /// `any`, were calls.
+}
+
+extension SIMDMask where Storage == SIMD16<Int8> {
+    /// Lane k as bit k: each lane's low bit multiplied up into its word's top byte (one bit per
+    /// byte, so no carries). The weighted sums of the halves this replaced, and `any`, were
+    /// calls; this is a mask, two multiplies and shifts.
     @inline(__always)
-    private static func changeBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
-        let bytes = unsafeBitCast(mask, to: SIMD2<UInt64>.self) & SIMD2(repeating: 0x0101_0101_0101_0101)
+    var laneBits: UInt16 {
+        let bytes = unsafeBitCast(self, to: SIMD2<UInt64>.self) & SIMD2(repeating: 0x0101_0101_0101_0101)
         let bits = (bytes &* SIMD2(repeating: 0x0102_0408_1020_4080)) &>> 56
         return UInt16(truncatingIfNeeded: bits[0] | bits[1] << 8)
     }

@@ -41,10 +41,8 @@ struct QRDirectReader {
     /// Finder triples decoded at most, best-scored first.
     static let attempts = 6
 
-    /// 0x01 in every byte: spreads a byte to all eight, or keeps each byte's low bit.
+    /// 0x01 in every byte: multiplied by a byte, that byte in all eight.
     private static let everyByte = SIMD2<UInt64>(repeating: 0x0101_0101_0101_0101)
-    /// Multiplied by bytes of 0 or 1, puts byte k's bit at bit 56 + k.
-    private static let gather = SIMD2<UInt64>(repeating: 0x0102_0408_1020_4080)
 
     let view: ImageView
     private let threshold: LocalThreshold
@@ -79,7 +77,7 @@ struct QRDirectReader {
     /// Finder patterns along every second row, most often seen first.
     ///
     /// A row is classified 16 pixels (two threshold blocks) at a time: one SIMD compare gives the
-    /// dark lanes, a multiply per 8 gathers them into a byte, and only the lanes where the colour
+    /// dark lanes, gathered into bits (`laneBits`), and only the lanes where the colour
     /// changes are visited (SIMD8 compares were compiled lane by lane; SIMD16 ones are one SSE2
     /// instruction). Walking pixel by pixel mispredicted a branch at every change, which
     /// a QR code has every few pixels: that was a third of a clean photo's read.
@@ -88,7 +86,7 @@ struct QRDirectReader {
         var meter = budget.meter("qr-direct: finder search")
         let w = view.width, h = view.height
         guard let pixels = view.pixels.baseAddress else { return [] }
-        let everyByte = Self.everyByte, gather = Self.gather
+        let everyByte = Self.everyByte
         for y in stride(from: 1, to: h, by: 2) {
             try meter.advance(by: w)
             let row = pixels + y * view.rowStride
@@ -101,10 +99,7 @@ struct QRDirectReader {
                     // Each half's threshold in all its bytes.
                     let limit = unsafeBitCast(SIMD2<UInt64>(UInt64(limits[2 * q]), UInt64(limits[2 * q + 1])) &* everyByte,
                                               to: SIMD16<UInt8>.self)
-                    let lanes = UnsafeRawPointer(row + x0).loadUnaligned(as: SIMD16<UInt8>.self) .<= limit
-                    // Lane k's low bit moved to bit k of each word's top byte (one bit per byte: no carries).
-                    let bits = ((unsafeBitCast(lanes, to: SIMD2<UInt64>.self) & everyByte) &* gather) &>> 56
-                    let mask = bits[0] | bits[1] << 8
+                    let mask = UInt64((UnsafeRawPointer(row + x0).loadUnaligned(as: SIMD16<UInt8>.self) .<= limit).laneBits)
                     var changes = (mask ^ (mask << 1 | previous)) & 0xFFFF
                     previous = mask >> 15
                     while changes != 0 {

@@ -199,15 +199,14 @@ struct QRGridSampler {
         return (points.map(\.x).reduce(0, +) / n, points.map(\.y).reduce(0, +) / n)
     }
 
-    /// The best match of the alignment pattern within `radius` modules of `guess`, in steps of
-    /// 1/`perModule` module, when its correlation reaches `found`.
-    func search(around guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double), radius: Double,
-                perModule: Int = 4) -> (x: Double, y: Double)? {
+    /// The best match of the alignment pattern within `radius` modules of `guess`, in quarter
+    /// modules, when its correlation reaches `found`.
+    private func search(around guess: (x: Double, y: Double), u: (Double, Double), v: (Double, Double), radius: Double) -> (x: Double, y: Double)? {
         var best = (score: -2.0, point: guess)
-        let steps = Int(radius * Double(perModule))
+        let steps = Int(radius * 4)
         for sy in -steps...steps {
             for sx in -steps...steps {
-                let dx = Double(sx) / Double(perModule), dy = Double(sy) / Double(perModule)
+                let dx = Double(sx) / 4, dy = Double(sy) / 4
                 let p = (x: guess.x + dx * u.0 + dy * v.0, y: guess.y + dx * u.1 + dy * v.1)
                 let score = correlation(at: p, u: u, v: v)
                 if score > best.score { best = (score, p) }

@@ -14,6 +14,7 @@ final class QRDirectReaderTests: XCTestCase {
             XCTAssertEqual(reads.map(\.content.text), [text], "\(module) px")
             let read = try XCTUnwrap(reads.first)
             XCTAssertEqual(read.orientation, .up)
+            XCTAssertEqual(read.corners.count, 4, "zip over no corners would compare nothing")
             let near = Double(4 * module), far = Double(image.width - 4 * module)
             for (corner, expected) in zip(read.corners, [(near, near), (near, far), (far, far), (far, near)]) {
                 XCTAssertEqual(corner.x, expected.0, accuracy: 1.5, "\(module) px: \(read.corners)")
