@@ -101,7 +101,7 @@ enum EAN13ModelReader {
     }
 
     /// Every EAN-13 along `line` that fits the model, in both directions. `slope` is the line's
-    /// smoothed slope (`EAN13LineReader.Runs` leaves it there). Every local extreme of the slope
+    /// smoothed slope (`EAN13LineReader.Runs.slopes`). Every local extreme of the slope
     /// of at least a tenth of the steepest (and 3 grey levels) may be an end; unlike `Runs`, two of
     /// one sign in a row are both kept: a blurred guard of 1-pixel modules has two shallow falls
     /// where `Runs` keeps only the steeper, inner one.

@@ -102,7 +102,8 @@ public struct ScanPass: Sendable, Hashable, CustomStringConvertible {
     public enum Decoder: Sendable, Hashable {
         case zbar
         /// Not zbar: edge's own EAN-13 reader along every second row and column
-        /// (`EAN13LineReader`), for bars zbar's decoder gives up on.
+        /// (`EAN13LineReader`), for bars zbar's decoder gives up on; with `sparse` lines, along
+        /// 21 rows or columns, a first pass that takes only a text no line disputes.
         case eanLines
         /// Not zbar: edge's EAN-13 reader for blurred bars, fitting every fourth row and column to
         /// blurred characters (`EAN13ModelReader`).

@@ -208,12 +208,13 @@ final class BarcodeReaderTests: XCTestCase {
     }
 
     func testPlanPutsCheapPassesFirstAndRotationsOnlyForLinearFormats() {
-        // With only QR read, edge's own QR reader comes first (QRDirectReaderTests); zbar's
-        // passes are in the order asserted here.
+        // With only QR read, edge's own QR reader comes first (QRDirectReaderTests), with only
+        // EAN-13 its line reader (EAN13LineReaderTests); zbar's passes are in the order asserted here.
         func zbarPlan(width: Int, height: Int, formats: Set<BarcodeFormat>, narrowRun: Int? = nil) -> [ScanPass] {
             let plan = BarcodeReader.plan(width: width, height: height, formats: formats, narrowRun: narrowRun)
             XCTAssertEqual(plan.first?.decoder == .qrDirect, formats == [.qr], "\(formats)")
-            return plan.filter { $0.decoder != .qrDirect }
+            XCTAssertEqual(plan.first == ScanPass(lines: .sparse, decoder: .eanLines), formats == [.ean13], "\(formats)")
+            return plan.filter { $0.decoder != .qrDirect && $0 != ScanPass(lines: .sparse, decoder: .eanLines) }
         }
         let qr = zbarPlan(width: 640, height: 480, formats: [.qr])
         XCTAssertEqual(Array(qr.prefix(2)), [ScanPass(lines: .sparse), .plain])

@@ -21,7 +21,7 @@ import Foundation
 /// or an allocation beyond its limits. `run` is called once per input; state that is expensive
 /// to build (a reader, a vault, a signing key) is built once in `prepare`.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, pnm, scan, qrModules = "qr-modules", qrDirect = "qr-direct", payload, gs1, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
+    case png, jpeg, pnm, scan, qrModules = "qr-modules", qrDirect = "qr-direct", eanLines = "ean-lines", payload, gs1, json, tzif, posixTZ = "posix-tz", envelope, fcm, sync
 
     /// Limits for the image targets: small enough that one input costs well under a
     /// millisecond, large enough for the seeds (50x50). Bigger claims must be refused before
@@ -36,6 +36,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .scan: return "whole scan pipeline: load, every pass, zbar, classify each read"
         case .qrModules: return "edge's QR decoder: segments of corrected data, and grids (first byte picks the version)"
         case .qrDirect: return "edge's QR reader straight from gray pixels: thresholds, finders, grids (first byte picks the width)"
+        case .eanLines: return "edge's EAN-13 line reader from gray pixels, on a few lines and on every second one (first byte picks the width)"
         case .payload: return "payload classifier (first byte picks the symbology)"
         case .gs1: return "GS1 element strings: element data, symbology identifiers, the human-readable form, and the classifier's GS1 path"
         case .json: return "the payload JSON parser"
@@ -69,6 +70,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .scan: try Self.scan(data)
         case .qrModules: Self.qrModules(data)
         case .qrDirect: try Self.qrDirect(data)
+        case .eanLines: try Self.eanLines(data)
         case .payload:
             guard let first = data.first else { return }
             let symbology = Symbology.allCases[Int(first) % Symbology.allCases.count]
@@ -127,14 +129,31 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// The rest of the input as gray pixels, row by row, `21 + first byte` wide (a partial last
     /// row dropped), read by edge's own QR reader with a deadline; every read must be text.
     static func qrDirect(_ data: [UInt8]) throws {
-        guard let first = data.first else { return }
-        let width = 21 + Int(first), pixels = Array(data.dropFirst())
-        let height = min(pixels.count / width, (1 << 16) / width)
-        guard height >= 1 else { return }
-        let image = GrayImage(width: width, height: height, pixels: Array(pixels[0..<(width * height)]))
+        guard let image = grayPixels(data) else { return }
         let budget = WorkBudget(maxPixels: 1 << 16, deadline: ContinuousClock.now + .milliseconds(200))
         let reads = try image.withView { (view) throws(TransformError) in try QRDirectReader.read(view, budget: budget) }
         for read in reads { precondition(read.corners.count == 4, "a read without its four corners") }
+    }
+
+    /// The same pixels read by edge's EAN-13 line reader, on its first pass's few lines and on
+    /// every second line; every read must be 13 digits with their check digit.
+    static func eanLines(_ data: [UInt8]) throws {
+        guard let image = grayPixels(data) else { return }
+        let budget = WorkBudget(maxPixels: 1 << 16, deadline: ContinuousClock.now + .milliseconds(200))
+        for sparse in [true, false] {
+            let reads = try image.withView { (view) throws(TransformError) in try EAN13LineReader.read(view, budget: budget, sparse: sparse) }
+            for read in reads { precondition(read.data.count == 13 && CheckDigits.isValidEAN13(read.data), "not an EAN-13: \(read.data)") }
+        }
+    }
+
+    /// The rest of `data` as gray pixels, row by row, `21 + first byte` wide, a partial last row
+    /// dropped, at most 65,536 pixels; nil when not one row is left.
+    static func grayPixels(_ data: [UInt8]) -> GrayImage? {
+        guard let first = data.first else { return nil }
+        let width = 21 + Int(first), pixels = Array(data.dropFirst())
+        let height = min(pixels.count / width, (1 << 16) / width)
+        guard height >= 1 else { return nil }
+        return GrayImage(width: width, height: height, pixels: Array(pixels[0..<(width * height)]))
     }
 
     /// The input as a GS1-marked symbol's element data, as text in any GS1 form, and through
